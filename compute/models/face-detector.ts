@@ -1,0 +1,78 @@
+// Finds every face, small and large, frontal and turned. One pass of one detector misses small
+// faces in group photos (SSD sees the frame at 512 px, so a 40 px face in a 1920 px photo shrinks
+// to ~10 px), so we combine:
+//   1. SSD MobileNetV1 on the whole frame (large, turned and partly hidden faces);
+//   2. SSD on overlapping square tiles when the frame is much larger than SSD's input, so small
+//      faces are seen at 2-4x the resolution;
+//   3. BlazeFace (back-camera model) on smaller tiles, a cheap second opinion for tiny faces;
+// and merge everything with NMS.
+import type { Detection, Frame } from "../types.ts";
+import { clipBox, nms, squareTiles } from "./geometry.ts";
+import { BlazeFaceModel } from "./face-blaze.ts";
+import { SsdFaceModel } from "./face-ssd.ts";
+import { frameToTensor, tf } from "./runtime/tfjs.ts";
+
+export interface FaceDetectorOptions {
+  /** Tile side for the SSD pass, as a fraction of the frame's long side (bounded below). */
+  ssdTileMin: number;
+  /** BlazeFace tile side in pixels (bounded to keep the tile count small on huge frames). */
+  blazeTile: number;
+  maxTiles: number;
+}
+
+const DEFAULTS: FaceDetectorOptions = { ssdTileMin: 640, blazeTile: 512, maxTiles: 24 };
+
+export class FaceDetector {
+  readonly ssd: SsdFaceModel | undefined;
+  readonly blaze: BlazeFaceModel | undefined;
+  readonly options: FaceDetectorOptions;
+
+  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
+    if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
+    this.ssd = models.ssd;
+    this.blaze = models.blaze;
+    this.options = { ...DEFAULTS, ...options };
+  }
+
+  async load(): Promise<void> {
+    await Promise.all([this.ssd?.load(), this.blaze?.load()]);
+  }
+
+  /** Tiles of about `side` px, grown until there are at most maxTiles of them. */
+  private tiles(width: number, height: number, side: number) {
+    let s = side;
+    let tiles = squareTiles(width, height, s);
+    while (tiles.length > this.options.maxTiles) {
+      s = Math.round(s * 1.25);
+      tiles = squareTiles(width, height, s);
+    }
+    return tiles;
+  }
+
+  async detect(frame: Frame): Promise<Detection[]> {
+    const image = frameToTensor(frame);
+    try {
+      const { width, height } = frame;
+      const long = Math.max(width, height);
+      const found: Detection[] = [];
+      if (this.ssd) {
+        found.push(...(await this.ssd.detect(image)));
+        // SSD sees 512 px; tiles pay off once the frame is well above that.
+        if (long > 900) {
+          const side = Math.max(this.options.ssdTileMin, Math.round(long / 3));
+          for (const t of this.tiles(width, height, side)) {
+            if (t.width === width && t.height === height) continue;
+            found.push(...(await this.ssd.detect(image, t)));
+          }
+        }
+      }
+      if (this.blaze) {
+        const side = Math.max(this.options.blazeTile, Math.round(long / 6));
+        for (const t of this.tiles(width, height, side)) found.push(...(await this.blaze.detect(image, t)));
+      }
+      return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
+    } finally {
+      tf.dispose(image);
+    }
+  }
+}

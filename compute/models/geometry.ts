@@ -1,0 +1,61 @@
+// Box arithmetic shared by the detectors: IoU, non-maximum suppression, clipping, square tiles.
+import type { Box, Detection } from "../types.ts";
+
+export function area(b: Box): number {
+  return Math.max(0, b.width) * Math.max(0, b.height);
+}
+
+export function intersection(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+export function iou(a: Box, b: Box): number {
+  const i = intersection(a, b);
+  return i === 0 ? 0 : i / (area(a) + area(b) - i);
+}
+
+/** Intersection over the smaller box: 1 when one box sits inside the other. */
+export function overlapOfSmaller(a: Box, b: Box): number {
+  const i = intersection(a, b);
+  return i === 0 ? 0 : i / Math.min(area(a), area(b));
+}
+
+/**
+ * Greedy NMS across detections of several detectors/scales. Two boxes are the same object when
+ * their IoU exceeds `iouThreshold` or one mostly contains the other (detectors frame faces
+ * differently: SSD includes the forehead, BlazeFace is tight).
+ */
+export function nms<T extends Detection>(dets: T[], iouThreshold = 0.3, containThreshold = 0.7): T[] {
+  const sorted = [...dets].sort((a, b) => b.score - a.score);
+  const kept: T[] = [];
+  for (const d of sorted) {
+    const dup = kept.some((k) => k.label === d.label && (iou(k, d) > iouThreshold || overlapOfSmaller(k, d) > containThreshold));
+    if (!dup) kept.push(d);
+  }
+  return kept;
+}
+
+export function clipBox(b: Box, width: number, height: number): Box {
+  const x0 = Math.max(0, Math.min(width, b.x));
+  const y0 = Math.max(0, Math.min(height, b.y));
+  const x1 = Math.max(0, Math.min(width, b.x + b.width));
+  const y1 = Math.max(0, Math.min(height, b.y + b.height));
+  return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+}
+
+/** Square tiles of side `size` covering width x height with at least `overlap` fraction overlap. */
+export function squareTiles(width: number, height: number, size: number, overlap = 0.25): Box[] {
+  const side = Math.min(size, width, height);
+  const positions = (extent: number): number[] => {
+    if (extent <= side) return [0];
+    const stride = side * (1 - overlap);
+    const n = Math.ceil((extent - side) / stride) + 1;
+    const step = (extent - side) / (n - 1);
+    return Array.from({ length: n }, (_, i) => Math.round(i * step));
+  };
+  const tiles: Box[] = [];
+  for (const y of positions(height)) for (const x of positions(width)) tiles.push({ x, y, width: side, height: side });
+  return tiles;
+}

@@ -1,0 +1,79 @@
+// TF.js runtime for weights that exist only as TF.js graphs/layers (human-models, face-api, nsfwjs).
+// One wasm backend for the whole process, initialised once; model files are read from disk with a
+// tiny tf.io handler so nothing is ever fetched over the network.
+import { createRequire } from "node:module";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import * as tf from "@tensorflow/tfjs";
+import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
+import type { Frame } from "../../types.ts";
+
+export { tf };
+
+const require = createRequire(import.meta.url);
+let ready: Promise<void> | undefined;
+
+/** Initialise the wasm backend once (single-flight: concurrent callers share one promise). */
+export function initTf(): Promise<void> {
+  ready ??= (async () => {
+    // setWasmPaths wants a directory prefix; in Node the backend reads the .wasm with fs.
+    const wasmDir = path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm"));
+    setWasmPaths(wasmDir + path.sep);
+    // Node has no DOM: TF.js warns when checking the platform otherwise. The threaded build needs
+    // worker-backed wasm threads that tfjs does not set up in Node, so we use the SIMD single-thread build.
+    await tf.setBackend("wasm");
+    await tf.ready();
+    tf.enableProdMode();
+  })();
+  return ready;
+}
+
+/** A tf.io handler that reads model.json and its weight shards from a local folder. */
+export function diskHandler(modelJsonPath: string): tf.io.IOHandler {
+  return {
+    async load() {
+      const json = JSON.parse(await readFile(modelJsonPath, "utf8"));
+      const dir = path.dirname(modelJsonPath);
+      const specs: tf.io.WeightsManifestEntry[] = [];
+      const buffers: Buffer[] = [];
+      for (const group of json.weightsManifest as tf.io.WeightsManifestGroupConfig[]) {
+        specs.push(...group.weights);
+        for (const p of group.paths) buffers.push(await readFile(path.join(dir, p)));
+      }
+      const all = Buffer.concat(buffers);
+      return {
+        modelTopology: json.modelTopology,
+        format: json.format,
+        generatedBy: json.generatedBy,
+        convertedBy: json.convertedBy,
+        signature: json.signature,
+        userDefinedMetadata: json.userDefinedMetadata,
+        weightSpecs: specs,
+        weightData: all.buffer.slice(all.byteOffset, all.byteOffset + all.byteLength),
+      };
+    },
+  };
+}
+
+/** Load a TF.js graph model from disk. */
+export async function loadGraphModel(modelJsonPath: string): Promise<tf.GraphModel> {
+  await initTf();
+  return tf.loadGraphModel(diskHandler(modelJsonPath));
+}
+
+/** Frame -> int32 RGB tensor [h, w, 3] (alpha dropped). Caller disposes. */
+export function frameToTensor(frame: Frame): tf.Tensor3D {
+  const { width, height, channels, data } = frame;
+  const rgb = new Int32Array(width * height * 3);
+  for (let i = 0, j = 0; i < width * height; i++, j += channels) {
+    rgb[i * 3] = data[j];
+    rgb[i * 3 + 1] = data[j + 1];
+    rgb[i * 3 + 2] = data[j + 2];
+  }
+  return tf.tensor3d(rgb, [height, width, 3], "int32");
+}
+
+/** Absolute path of a file inside an installed npm package. */
+export function packageFile(pkg: string, file: string): string {
+  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
+}

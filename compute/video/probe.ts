@@ -1,0 +1,179 @@
+// What a video is, before a single frame is decoded: the facts the pipeline needs to size its
+// pipes and to give the output the same shape, and the early refusal of what we cannot handle.
+// The container is sniffed from the bytes (a renamed .mkv or a JPEG called .mp4 is refused as
+// unsupported); a file that looks like MP4/MOV but that ffprobe cannot read is corrupt.
+import { open, stat } from "node:fs/promises";
+import { ApiError } from "../../schema/errors.ts";
+import { ffprobePath, runMediaTool } from "./ffmpeg.ts";
+
+/** An exact frame rate: 30000/1001 stays 30000/1001, not 29.97. */
+export interface Rational {
+  num: number;
+  den: number;
+}
+
+export interface VideoInfo {
+  /** Display size: the size of the upright frames the pipeline hands to processors. */
+  width: number;
+  height: number;
+  /** Size as stored in the stream, before rotation. */
+  codedWidth: number;
+  codedHeight: number;
+  /** Average frame rate of the video stream, exact. */
+  fps: Rational;
+  /** Frames in the video stream (container count, or counted packets when it has none). */
+  frameCount: number;
+  durationSeconds: number;
+  /** Clockwise degrees the stored frames are turned for display (legacy `rotate` tag sense: a portrait phone clip is 90). */
+  rotation: 0 | 90 | 180 | 270;
+  hasAudio: boolean;
+  /** ffmpeg codec name of the first audio stream, null without audio. */
+  audioCodec: string | null;
+  /** ffmpeg codec name of the video stream ("h264", "hevc", ...). */
+  codec: string;
+  container: "mp4" | "mov";
+  /** Video start relative to the container start, so audio stays in sync after re-encoding. */
+  videoStartSeconds: number;
+  sampleAspectRatio: Rational;
+  sizeBytes: number;
+}
+
+/** ISO-BMFF / QuickTime top-level box types a file may start with. */
+const LEADING_BOX_TYPES = new Set(["ftyp", "moov", "mdat", "wide", "free", "skip", "pnot", "uuid"]);
+
+/** Sniff MP4/MOV from the first bytes; returns which, or throws the right ApiError. */
+export async function sniffContainer(path: string): Promise<"mp4" | "mov"> {
+  const handle = await open(path, "r").catch(() => {
+    throw new ApiError("corrupt_media", "The video file could not be read.");
+  });
+  try {
+    const head = Buffer.alloc(12);
+    const { bytesRead } = await handle.read(head, 0, 12, 0);
+    if (bytesRead < 12) throw new ApiError("corrupt_media", "The video file is empty or truncated.");
+    const boxType = head.toString("latin1", 4, 8);
+    if (!LEADING_BOX_TYPES.has(boxType)) {
+      throw new ApiError("unsupported_media_format", "The file is not an MP4 or MOV video (checked from its bytes). Supported formats: MP4, MOV.");
+    }
+    if (boxType !== "ftyp") return "mov"; // pre-ftyp QuickTime files
+    const brand = head.toString("latin1", 8, 12);
+    return brand === "qt  " ? "mov" : "mp4";
+  } finally {
+    await handle.close();
+  }
+}
+
+interface FfprobeStream {
+  index: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  avg_frame_rate?: string;
+  r_frame_rate?: string;
+  nb_frames?: string;
+  nb_read_packets?: string;
+  duration?: string;
+  start_time?: string;
+  sample_aspect_ratio?: string;
+  tags?: Record<string, string>;
+  side_data_list?: Array<{ rotation?: number }>;
+  disposition?: { attached_pic?: number };
+}
+
+interface FfprobeOutput {
+  streams?: FfprobeStream[];
+  format?: { format_name?: string; duration?: string; start_time?: string; size?: string };
+}
+
+export function parseRational(text: string | undefined): Rational | null {
+  if (!text) return null;
+  const [a, b = "1"] = text.split("/");
+  const num = Number(a);
+  const den = Number(b);
+  if (!Number.isFinite(num) || !Number.isFinite(den) || num <= 0 || den <= 0) return null;
+  const g = gcd(num, den);
+  return { num: num / g, den: den / g };
+}
+
+function gcd(a: number, b: number): number {
+  while (b) [a, b] = [b, a % b];
+  return a;
+}
+
+/** The display rotation, from the display matrix (counter-clockwise in ffprobe) or the old tag. */
+function rotationOf(stream: FfprobeStream): 0 | 90 | 180 | 270 {
+  const matrix = stream.side_data_list?.find((d) => typeof d.rotation === "number");
+  let clockwise = 0;
+  if (matrix) clockwise = -(matrix.rotation as number);
+  else if (stream.tags?.rotate) clockwise = Number(stream.tags.rotate) || 0;
+  // ffmpeg's autorotate only handles quarter turns; other angles are rare enough to round.
+  const quarter = ((Math.round(clockwise / 90) % 4) + 4) % 4;
+  return (quarter * 90) as 0 | 90 | 180 | 270;
+}
+
+/**
+ * Probe a local MP4/MOV file. Throws ApiError unsupported_media_format (not MP4/MOV, no video
+ * stream, codec ffmpeg cannot decode) or corrupt_media (looks like MP4/MOV but unreadable).
+ */
+export async function probeVideo(path: string, signal?: AbortSignal): Promise<VideoInfo> {
+  const container = await sniffContainer(path);
+  const { size } = await stat(path);
+  const run = (extra: string[]) =>
+    runMediaTool(ffprobePath(), ["-v", "error", ...extra, "-show_streams", "-show_format", "-of", "json", path], signal);
+  let result = await run([]);
+  signal?.throwIfAborted();
+  if (result.code !== 0) {
+    throw new ApiError("corrupt_media", `The video could not be read: ${lastLine(result.stderr) || "ffprobe failed"}.`);
+  }
+  let parsed = JSON.parse(result.stdout) as FfprobeOutput;
+  const findVideo = (p: FfprobeOutput) =>
+    p.streams?.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
+  let video = findVideo(parsed);
+  if (!video) throw new ApiError("unsupported_media_format", "The file has no video stream.");
+  if (!video.codec_name || video.codec_name === "none") {
+    throw new ApiError("unsupported_media_format", "The video codec is not supported.");
+  }
+  if (!video.width || !video.height) throw new ApiError("corrupt_media", "The video stream has no frame size.");
+
+  if (!video.nb_frames || Number(video.nb_frames) <= 0) {
+    // Some muxers leave the count out; counting packets only demuxes (no decoding), so it is cheap.
+    result = await run(["-count_packets", "-select_streams", `${video.index}`]);
+    if (result.code !== 0) throw new ApiError("corrupt_media", `The video could not be read: ${lastLine(result.stderr)}.`);
+    parsed = JSON.parse(result.stdout) as FfprobeOutput;
+    video = parsed.streams?.find((s) => s.index === video!.index) ?? video;
+  }
+  const frameCount = Number(video.nb_frames) || Number(video.nb_read_packets) || 0;
+  if (frameCount <= 0) throw new ApiError("corrupt_media", "The video stream has no frames.");
+
+  const fps = parseRational(video.avg_frame_rate) ?? parseRational(video.r_frame_rate);
+  if (!fps) throw new ApiError("corrupt_media", "The video stream has no frame rate.");
+  const durationSeconds =
+    Number(video.duration) || Number(parsed.format?.duration) || (frameCount * fps.den) / fps.num;
+  const rotation = rotationOf(video);
+  const swap = rotation === 90 || rotation === 270;
+  const audio = parsed.streams?.find((s) => s.codec_type === "audio");
+  const formatStart = Number(parsed.format?.start_time) || 0;
+  const videoStart = Number(video.start_time) || 0;
+  return {
+    width: swap ? video.height : video.width,
+    height: swap ? video.width : video.height,
+    codedWidth: video.width,
+    codedHeight: video.height,
+    fps,
+    frameCount,
+    durationSeconds,
+    rotation,
+    hasAudio: Boolean(audio),
+    audioCodec: audio?.codec_name ?? null,
+    codec: video.codec_name,
+    container,
+    videoStartSeconds: Math.max(0, videoStart - formatStart),
+    sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },
+    sizeBytes: size,
+  };
+}
+
+function lastLine(text: string): string {
+  const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+  return (lines.at(-1) ?? "").replace(/^.*?: /, "").slice(0, 200);
+}

@@ -1,0 +1,365 @@
+// Linking per-frame detections into tracks, so that what is hidden stays hidden between and
+// around detections. Policy (privacy first, every rule errs towards covering more):
+//  - Association: optimal matching (Hungarian) of detections to each track's velocity-predicted
+//    box, same label only, cost = (1 - IoU) + centre distance / box diagonal, gated.
+//  - Identity: a track keeps its integer id from first to last frame; ids are never reused.
+//  - Misses: a track survives `maxMissed` detection runs without a match, covered all along by its
+//    constant-velocity prediction; the margin grows with every frame since its last detection.
+//  - Gaps are refilled: when a track is detected again after frames without a detection (skipped
+//    or missed), those frames, if not yet final, are covered by the interpolation between the two
+//    detections instead of the forward guess.
+//  - Late starts: with look-ahead L, a new track also covers the L frames before its first
+//    detection (its first box, moved back along its velocity once known, with a growing margin).
+//    This is what makes "detect every k frames" safe: with L >= k-1 a face that appears between
+//    two detection runs is covered from the frame it could first have appeared.
+//  - Smoothing: a centred, symmetric (triangular) window of radius R over each track's boxes. A
+//    symmetric window does not lag behind linear motion, unlike an exponential filter; near a
+//    track's ends and the look-ahead edge the window shrinks to stay symmetric. The covered box is
+//    the smoothed box plus a margin, and always contains the raw detection of that frame.
+import type { Box, Detection } from "../types.ts";
+import { FORBIDDEN, assign } from "./assignment.ts";
+
+export interface TrackerOptions {
+  /** Detection runs a track may go unmatched before it ends (covered by prediction meanwhile). */
+  maxMissed: number;
+  /** Frames of look-ahead: frame i is final once frame i + lookahead has been pushed. */
+  lookahead: number;
+  /** Radius of the centred smoothing window, in frames (only look-ahead frames can be used ahead). */
+  smoothingRadius: number;
+  /** Margin added on each side of a covered box, as a fraction of its size. */
+  margin: number;
+  /** Extra margin per frame away from the nearest detection (prediction, interpolation, backfill). */
+  marginPerUncertainFrame: number;
+  /** Cap on the total margin fraction. */
+  maxMargin: number;
+  /** Frames before a track's first detection that it also covers (at most `lookahead` can be reached). */
+  backfill: number;
+  /** Association gate: a pair may match with IoU >= minIou or centre distance <= maxCentreDistance diagonals. */
+  minIou: number;
+  maxCentreDistance: number;
+  /** Alpha-beta filter gains for position and velocity (prediction only; output uses the smoother). */
+  alpha: number;
+  beta: number;
+  /** When given, covered boxes are clipped to the frame. */
+  frameWidth?: number;
+  frameHeight?: number;
+}
+
+export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
+  maxMissed: 10,
+  lookahead: 0,
+  smoothingRadius: 3,
+  margin: 0.1,
+  marginPerUncertainFrame: 0.03,
+  maxMargin: 0.6,
+  backfill: Infinity,
+  minIou: 0.05,
+  maxCentreDistance: 1,
+  alpha: 0.6,
+  beta: 0.3,
+};
+
+export type CoverSource = "detected" | "predicted" | "interpolated" | "backfilled";
+
+/** A box to cover in one frame, tied to its track. */
+export interface TrackedBox extends Box {
+  trackId: number;
+  label: string;
+  score: number;
+  source: CoverSource;
+}
+
+/** Everything to cover in one frame, final. `detections` is the detector's raw output (with masks), null on a skipped frame. */
+export interface FrameCoverage {
+  index: number;
+  boxes: TrackedBox[];
+  detections: Detection[] | null;
+}
+
+interface Observation {
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  source: CoverSource;
+  /** Frames to the nearest detection this box is based on. */
+  uncertainty: number;
+  raw?: Box;
+}
+
+interface Track {
+  id: number;
+  label: string;
+  score: number;
+  // Filter state (centre, size) and per-frame velocity.
+  cx: number;
+  cy: number;
+  w: number;
+  h: number;
+  vx: number;
+  vy: number;
+  vw: number;
+  vh: number;
+  hits: number;
+  missed: number;
+  lastDetected: number;
+  lastDetectedObs: Observation;
+  birth: number;
+  firstIndex: number;
+  lastIndex: number;
+  ended: boolean;
+  obs: Map<number, Observation>;
+}
+
+export class Tracker {
+  readonly options: TrackerOptions;
+  #tracks: Track[] = [];
+  #nextId = 1;
+  #nextIndex = 0;
+  #nextFinal = 0;
+  #pendingDetections = new Map<number, Detection[] | null>();
+
+  constructor(options: Partial<TrackerOptions> = {}) {
+    this.options = { ...DEFAULT_TRACKER_OPTIONS, ...options };
+  }
+
+  /**
+   * Feed frame `index` (0, 1, 2, ... in order): its detections, or null when the detector did not
+   * run on it. Returns the frames that became final, in order.
+   */
+  push(index: number, detections: Detection[] | null): FrameCoverage[] {
+    if (index !== this.#nextIndex) throw new Error(`Tracker expected frame ${this.#nextIndex}, got ${index}`);
+    this.#nextIndex++;
+    for (const track of this.#live()) this.#predict(track);
+    if (detections) this.#associate(index, detections);
+    for (const track of this.#live()) {
+      if (!track.obs.has(index)) {
+        track.obs.set(index, { cx: track.cx, cy: track.cy, w: track.w, h: track.h, source: "predicted", uncertainty: index - track.lastDetected });
+        track.lastIndex = index;
+      }
+    }
+    this.#pendingDetections.set(index, detections);
+    return this.#finalise(index - this.options.lookahead);
+  }
+
+  /** End of the video: every remaining frame, final. */
+  finish(): FrameCoverage[] {
+    for (const track of this.#live()) track.ended = true;
+    return this.#finalise(this.#nextIndex - 1);
+  }
+
+  #live(): Track[] {
+    return this.#tracks.filter((t) => !t.ended);
+  }
+
+  #predict(track: Track): void {
+    track.cx += track.vx;
+    track.cy += track.vy;
+    // Size drifts with its velocity but stays within a factor 2 of the last detection.
+    const last = track.lastDetectedObs;
+    track.w = clamp(track.w + track.vw, last.w / 2, last.w * 2);
+    track.h = clamp(track.h + track.vh, last.h / 2, last.h * 2);
+  }
+
+  #associate(index: number, detections: Detection[]): void {
+    const live = this.#live();
+    const { minIou, maxCentreDistance } = this.options;
+    const cost = live.map((track) =>
+      detections.map((d) => {
+        if (d.label !== track.label) return FORBIDDEN;
+        const predicted = boxOf(track);
+        const iou = intersectionOverUnion(predicted, d);
+        const dist = Math.hypot(d.x + d.width / 2 - track.cx, d.y + d.height / 2 - track.cy) / Math.hypot(track.w, track.h);
+        if (iou < minIou && dist > maxCentreDistance) return FORBIDDEN;
+        return 1 - iou + dist;
+      }),
+    );
+    const match = assign(cost);
+    const taken = new Set<number>();
+    live.forEach((track, i) => {
+      const j = match[i];
+      if (j >= 0) {
+        taken.add(j);
+        this.#update(track, index, detections[j]);
+      } else if (++track.missed > this.options.maxMissed) {
+        track.ended = true;
+      }
+    });
+    detections.forEach((d, j) => {
+      if (!taken.has(j)) this.#birth(index, d);
+    });
+  }
+
+  #update(track: Track, index: number, d: Detection): void {
+    const z = observationOf(d);
+    const gap = index - track.lastDetected;
+    const { alpha, beta } = this.options;
+    if (track.hits === 1) {
+      // Second sighting: velocity straight from the two detections, no slow convergence.
+      const prev = track.lastDetectedObs;
+      track.vx = (z.cx - prev.cx) / gap;
+      track.vy = (z.cy - prev.cy) / gap;
+      track.vw = (z.w - prev.w) / gap;
+      track.vh = (z.h - prev.h) / gap;
+      Object.assign(track, { cx: z.cx, cy: z.cy, w: z.w, h: z.h });
+      this.#moveBackfill(track);
+    } else {
+      const rx = z.cx - track.cx;
+      const ry = z.cy - track.cy;
+      const rw = z.w - track.w;
+      const rh = z.h - track.h;
+      track.cx += alpha * rx;
+      track.cy += alpha * ry;
+      track.w += alpha * rw;
+      track.h += alpha * rh;
+      track.vx += (beta * rx) / gap;
+      track.vy += (beta * ry) / gap;
+      track.vw += (beta * rw) / gap;
+      track.vh += (beta * rh) / gap;
+    }
+    // Frames since the previous detection get the interpolation between the two detections.
+    const prev = track.lastDetectedObs;
+    for (let k = track.lastDetected + 1; k < index; k++) {
+      const o = track.obs.get(k);
+      if (!o || o.source === "backfilled") continue;
+      const t = (k - track.lastDetected) / gap;
+      track.obs.set(k, {
+        cx: lerp(prev.cx, z.cx, t), cy: lerp(prev.cy, z.cy, t), w: lerp(prev.w, z.w, t), h: lerp(prev.h, z.h, t),
+        source: "interpolated", uncertainty: Math.min(k - track.lastDetected, index - k),
+      });
+    }
+    track.obs.set(index, z);
+    track.hits++;
+    track.missed = 0;
+    track.lastDetected = index;
+    track.lastDetectedObs = z;
+    track.lastIndex = index;
+    track.score = d.score;
+  }
+
+  #birth(index: number, d: Detection): void {
+    const z = observationOf(d);
+    const track: Track = {
+      id: this.#nextId++, label: d.label, score: d.score,
+      cx: z.cx, cy: z.cy, w: z.w, h: z.h, vx: 0, vy: 0, vw: 0, vh: 0,
+      hits: 1, missed: 0, lastDetected: index, lastDetectedObs: z,
+      birth: index, firstIndex: index, lastIndex: index, ended: false, obs: new Map([[index, z]]),
+    };
+    const from = Math.max(this.#nextFinal, index - this.options.backfill, 0);
+    for (let k = from; k < index; k++) {
+      track.obs.set(k, { ...z, raw: undefined, source: "backfilled", uncertainty: index - k });
+    }
+    track.firstIndex = Math.min(from, index);
+    this.#tracks.push(track);
+  }
+
+  /** Once a velocity is known, backfilled boxes follow it back in time instead of standing still. */
+  #moveBackfill(track: Track): void {
+    for (let k = track.firstIndex; k < track.birth; k++) {
+      const o = track.obs.get(k);
+      if (!o) continue;
+      o.cx = track.lastDetectedObs.cx - track.vx * (track.birth - k);
+      o.cy = track.lastDetectedObs.cy - track.vy * (track.birth - k);
+    }
+  }
+
+  #finalise(upTo: number): FrameCoverage[] {
+    const out: FrameCoverage[] = [];
+    for (; this.#nextFinal <= upTo; this.#nextFinal++) {
+      const index = this.#nextFinal;
+      const boxes: TrackedBox[] = [];
+      for (const track of this.#tracks) {
+        const box = this.#coverBox(track, index);
+        if (box) boxes.push(box);
+      }
+      out.push({ index, boxes, detections: this.#pendingDetections.get(index) ?? null });
+      this.#pendingDetections.delete(index);
+    }
+    this.#prune();
+    return out;
+  }
+
+  #coverBox(track: Track, index: number): TrackedBox | null {
+    const o = track.obs.get(index);
+    if (!o) return null;
+    const { smoothingRadius, margin, marginPerUncertainFrame, maxMargin, frameWidth, frameHeight } = this.options;
+    const known = track.ended ? track.lastIndex : this.#nextIndex - 1;
+    const r = Math.max(0, Math.min(smoothingRadius, index - track.firstIndex, known - index));
+    let cx = 0, cy = 0, w = 0, h = 0, total = 0;
+    for (let k = -r; k <= r; k++) {
+      const n = track.obs.get(index + k);
+      if (!n) continue;
+      const weight = r + 1 - Math.abs(k);
+      cx += weight * n.cx;
+      cy += weight * n.cy;
+      w += weight * n.w;
+      h += weight * n.h;
+      total += weight;
+    }
+    cx /= total;
+    cy /= total;
+    w /= total;
+    h /= total;
+    const m = Math.min(maxMargin, margin + marginPerUncertainFrame * o.uncertainty);
+    let x0 = cx - w / 2 - m * w;
+    let y0 = cy - h / 2 - m * h;
+    let x1 = cx + w / 2 + m * w;
+    let y1 = cy + h / 2 + m * h;
+    if (o.raw) {
+      // Never less than what the detector saw in this very frame.
+      x0 = Math.min(x0, o.raw.x);
+      y0 = Math.min(y0, o.raw.y);
+      x1 = Math.max(x1, o.raw.x + o.raw.width);
+      y1 = Math.max(y1, o.raw.y + o.raw.height);
+    }
+    if (frameWidth !== undefined) {
+      x0 = Math.max(0, x0);
+      x1 = Math.min(frameWidth, x1);
+    }
+    if (frameHeight !== undefined) {
+      y0 = Math.max(0, y0);
+      y1 = Math.min(frameHeight, y1);
+    }
+    if (x1 <= x0 || y1 <= y0) return null;
+    return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, trackId: track.id, label: track.label, score: track.score, source: o.source };
+  }
+
+  /** Drop what no pending frame can need again: old observations and finished tracks. */
+  #prune(): void {
+    const keepFrom = this.#nextFinal - this.options.smoothingRadius;
+    this.#tracks = this.#tracks.filter((track) => {
+      for (const k of track.obs.keys()) {
+        if (k < keepFrom) track.obs.delete(k);
+        else break; // Map keeps insertion order, which is mostly ascending; stragglers go next time.
+      }
+      return !(track.ended && track.lastIndex < this.#nextFinal);
+    });
+  }
+}
+
+function observationOf(d: Box): Observation {
+  return {
+    cx: d.x + d.width / 2, cy: d.y + d.height / 2, w: d.width, h: d.height,
+    source: "detected", uncertainty: 0, raw: { x: d.x, y: d.y, width: d.width, height: d.height },
+  };
+}
+
+function boxOf(track: Track): Box {
+  return { x: track.cx - track.w / 2, y: track.cy - track.h / 2, width: track.w, height: track.h };
+}
+
+export function intersectionOverUnion(a: Box, b: Box): number {
+  const ix = Math.max(0, Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x));
+  const iy = Math.max(0, Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y));
+  const inter = ix * iy;
+  const union = a.width * a.height + b.width * b.height - inter;
+  return union > 0 ? inter / union : 0;
+}
+
+function lerp(a: number, b: number, t: number): number {
+  return a + (b - a) * t;
+}
+
+function clamp(v: number, lo: number, hi: number): number {
+  return Math.min(hi, Math.max(lo, v));
+}

@@ -1,0 +1,46 @@
+// The contract between the Worker and the compute service. Every request either way is signed
+// with the shared SIGNING_SECRET over: timestamp, method, path and the SHA-256 of the body.
+
+/** Worker -> compute: run one feature on one piece of media. */
+export interface TaskRequest {
+  task_id: string;
+  /** Feature id from the catalog, e.g. "image.face-blur" or "video.nsfw-detection". */
+  feature: string;
+  params: Record<string, unknown>;
+  media: {
+    url: string;
+    /** true for the Worker's own signed media URLs, which compute fetches without the SSRF guard. */
+    internal: boolean;
+  };
+  /** Async tasks only: compute answers 202 and reports to `${callback_url}/progress|result|fail`. */
+  callback_url?: string;
+  /** Video: refuse media longer than this (the reservation covers this much). */
+  max_duration_seconds?: number;
+}
+
+/** Sync answer for media results: the bytes, with these headers. */
+export const RESULT_DURATION_HEADER = "x-obscura-duration-seconds";
+
+/** GET /healthz on compute. */
+export interface ComputeHealth {
+  ok: boolean;
+  features: string[];
+  models: Record<string, "loaded" | "loading" | "idle" | "failed">;
+  busy: number;
+  capacity: number;
+}
+
+/** GET-able with POST /v1/probe: facts the Worker needs for billing. */
+export interface ProbeResult {
+  kind: "image" | "video";
+  format: string;
+  duration_seconds?: number;
+}
+
+export const TASKS_PATH = "/v1/tasks";
+export const PROBE_PATH = "/v1/probe";
+export const HEALTH_PATH = "/healthz";
+
+export function signedParts(method: string, path: string, bodySha256: string): string[] {
+  return [method.toUpperCase(), path, bodySha256];
+}

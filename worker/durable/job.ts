@@ -1,0 +1,204 @@
+// One Durable Object per job: the single authority on its state. Transitions:
+//   queued -> processing (dispatched to compute) -> completed | failed
+//   processing -> queued (compute went silent; retried once) ; queued -> failed (never dispatched)
+// A terminal job never changes again. The alarm is the watchdog: no job stays processing forever.
+import { DurableObject } from "cloudflare:workers";
+import { featureById, priceOf, type FeatureId } from "../../schema/features.ts";
+import { signParts, sha256Hex } from "../../schema/signing.ts";
+import type { Env } from "../env.ts";
+import { settleReservation } from "../services/ledger.ts";
+import type { MediaRef } from "../services/media.ts";
+
+export type JobStatus = "queued" | "processing" | "completed" | "failed";
+
+export interface JobState {
+  jobId: string;
+  accountId: string;
+  feature: FeatureId;
+  params: Record<string, unknown>;
+  media: MediaRef;
+  origin: string;
+  webhookUrl?: string;
+  status: JobStatus;
+  progress: number;
+  createdAt: string;
+  updatedAt: string;
+  reservationId: string;
+  creditsReserved: number;
+  creditsUsed?: number;
+  resultUrl?: string;
+  error?: { code: string; message: string };
+  /** How many times the job was handed to compute. */
+  attempts: number;
+  lastHeartbeatAt?: number;
+  webhook?: { attempts: number; nextAt: number; delivered: boolean };
+}
+
+/** Compute must report at least this often while processing, or the job is presumed lost. */
+export const HEARTBEAT_TIMEOUT_MS = 90_000;
+/** A job that no compute instance took within this time fails (and is refunded). */
+export const QUEUE_TIMEOUT_MS = 30 * 60_000;
+/** Dispatches per job: the first, and one retry after compute went silent. */
+export const MAX_ATTEMPTS = 2;
+const WEBHOOK_BACKOFF_MS = [0, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
+
+export interface JobView {
+  job_id: string;
+  status: JobStatus;
+  feature: string;
+  progress: number;
+  result_url?: string;
+  credits_used?: number;
+  error?: { code: string; message: string };
+  created_at: string;
+  updated_at: string;
+}
+
+export function jobView(s: JobState): JobView {
+  return {
+    job_id: s.jobId,
+    status: s.status,
+    feature: s.feature.split(".")[1]!,
+    progress: s.progress,
+    ...(s.resultUrl ? { result_url: s.resultUrl } : {}),
+    credits_used: s.creditsUsed ?? s.creditsReserved,
+    ...(s.error ? { error: s.error } : {}),
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+  };
+}
+
+export class JobObject extends DurableObject<Env> {
+  private async load(): Promise<JobState | undefined> {
+    return this.ctx.storage.get<JobState>("job");
+  }
+
+  private async save(s: JobState): Promise<void> {
+    s.updatedAt = new Date().toISOString();
+    await this.ctx.storage.put("job", s);
+  }
+
+  async create(s: JobState): Promise<void> {
+    if (await this.load()) throw new Error(`job ${s.jobId} exists`);
+    await this.save(s);
+    await this.ctx.storage.setAlarm(Date.now() + QUEUE_TIMEOUT_MS);
+  }
+
+  /** The job as its owner sees it; null for anyone else (the caller answers 404). */
+  async view(accountId: string): Promise<JobView | null> {
+    const s = await this.load();
+    return s && s.accountId === accountId ? jobView(s) : null;
+  }
+
+  async state(): Promise<JobState | undefined> {
+    return this.load();
+  }
+
+  /** Marks the job as handed to compute. Returns false when it should not be dispatched. */
+  async startAttempt(): Promise<boolean> {
+    const s = await this.load();
+    if (!s || s.status !== "queued") return false;
+    s.status = "processing";
+    s.attempts += 1;
+    s.lastHeartbeatAt = Date.now();
+    await this.save(s);
+    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
+    return true;
+  }
+
+  /** Compute did not take the job after all (busy or unreachable): back to the queue. */
+  async abandonAttempt(): Promise<void> {
+    const s = await this.load();
+    if (!s || s.status !== "processing") return;
+    s.status = "queued";
+    s.attempts -= 1;
+    await this.save(s);
+    await this.ctx.storage.setAlarm(Date.now() + QUEUE_TIMEOUT_MS);
+  }
+
+  async progress(percent: number): Promise<void> {
+    const s = await this.load();
+    if (!s || s.status !== "processing") return;
+    s.progress = Math.max(s.progress, Math.min(99, Math.round(percent)));
+    s.lastHeartbeatAt = Date.now();
+    await this.save(s);
+    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
+  }
+
+  /** Result stored: settle the credits on the real duration and finish. */
+  async complete(resultUrl: string, durationSeconds?: number): Promise<boolean> {
+    const s = await this.load();
+    if (!s || (s.status !== "processing" && s.status !== "queued")) return false;
+    const feature = featureById(s.feature)!;
+    const actual = feature.unit === "video_unit" && durationSeconds !== undefined ? priceOf(feature, durationSeconds) : s.creditsReserved;
+    const spent = Math.min(actual, s.creditsReserved);
+    await settleReservation(this.env.DB, s.reservationId, spent);
+    Object.assign(s, { status: "completed", progress: 100, resultUrl, creditsUsed: spent });
+    await this.finish(s);
+    return true;
+  }
+
+  async fail(code: string, message: string): Promise<boolean> {
+    const s = await this.load();
+    if (!s || s.status === "completed" || s.status === "failed") return false;
+    await settleReservation(this.env.DB, s.reservationId, 0);
+    Object.assign(s, { status: "failed", error: { code, message }, creditsUsed: 0 });
+    await this.finish(s);
+    return true;
+  }
+
+  private async finish(s: JobState): Promise<void> {
+    if (s.webhookUrl) s.webhook = { attempts: 0, nextAt: Date.now(), delivered: false };
+    await this.save(s);
+    if (s.webhook) await this.ctx.storage.setAlarm(Date.now());
+    else await this.ctx.storage.deleteAlarm();
+  }
+
+  async alarm(): Promise<void> {
+    const s = await this.load();
+    if (!s) return;
+    const now = Date.now();
+    if (s.status === "queued" && now - Date.parse(s.updatedAt) >= QUEUE_TIMEOUT_MS - 1000) {
+      await this.fail("compute_unavailable", "No compute instance took the job in time; the credits were refunded.");
+    } else if (s.status === "processing" && now - (s.lastHeartbeatAt ?? 0) >= HEARTBEAT_TIMEOUT_MS - 1000) {
+      if (s.attempts < MAX_ATTEMPTS) {
+        s.status = "queued";
+        s.progress = 0;
+        await this.save(s);
+        await this.env.JOB_QUEUE.send({ jobId: s.jobId });
+        await this.ctx.storage.setAlarm(now + QUEUE_TIMEOUT_MS);
+      } else {
+        await this.fail("internal_error", `Compute stopped reporting on this job ${MAX_ATTEMPTS} times; the credits were refunded.`);
+      }
+    } else if (s.webhook && !s.webhook.delivered) {
+      await this.deliverWebhook(s);
+    }
+  }
+
+  /** POSTs the job record to the webhook, signed; retried with backoff from the alarm. */
+  private async deliverWebhook(s: JobState): Promise<void> {
+    const hook = s.webhook!;
+    const body = JSON.stringify({ success: true, ...jobView(s) });
+    const { timestamp, signature } = await signParts(this.env.SIGNING_SECRET, [await sha256Hex(body)]);
+    let ok = false;
+    try {
+      const res = await fetch(s.webhookUrl!, {
+        method: "POST",
+        body,
+        headers: { "content-type": "application/json", "obscura-timestamp": timestamp, "obscura-signature": `v1=${signature}` },
+        signal: AbortSignal.timeout(10_000),
+        redirect: "manual",
+      });
+      ok = res.status >= 200 && res.status < 300;
+    } catch {
+      ok = false;
+    }
+    hook.attempts += 1;
+    hook.delivered = ok;
+    if (!ok && hook.attempts < WEBHOOK_BACKOFF_MS.length) {
+      hook.nextAt = Date.now() + WEBHOOK_BACKOFF_MS[hook.attempts]!;
+      await this.ctx.storage.setAlarm(hook.nextAt);
+    }
+    await this.ctx.storage.put("job", s);
+  }
+}

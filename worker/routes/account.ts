@@ -1,0 +1,59 @@
+// GET /me, GET /me/credits, GET /features.
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
+import { and, count, eq, isNull } from "drizzle-orm";
+import { Account, Credits, FeatureCatalog } from "../../schema/api/resources.ts";
+import { FEATURES, VIDEO_BILLING_UNIT_SECONDS } from "../../schema/features.ts";
+import { apiKeys } from "../../schema/tables.ts";
+import type { AppEnv } from "../env.ts";
+import { computeHealth } from "../services/compute.ts";
+import { creditSummary } from "../services/ledger.ts";
+import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+
+const ok = <T extends z.ZodType>(schema: T, description: string) => ({
+  200: { description, content: { "application/json": { schema } }, headers: rateHeaders },
+  ...errorResponses(...COMMON_ERRORS),
+});
+
+const me = createRoute({ method: "get", path: "/api/v2/me", tags: ["Account"], summary: "Validate the key and show the account", security: BEARER, responses: ok(Account, "The account that owns the key.") });
+const credits = createRoute({ method: "get", path: "/api/v2/me/credits", tags: ["Account"], summary: "Credit summary", security: BEARER, responses: ok(Credits, "Balance and totals, derived from the ledger.") });
+const features = createRoute({ method: "get", path: "/api/v2/features", tags: ["Account"], summary: "Feature catalog with prices and parameters", security: BEARER, responses: ok(FeatureCatalog, "Every feature.") });
+
+export function registerAccountRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.openapi(me, async (c) => {
+    const account = c.get("account");
+    const { available } = await creditSummary(c.env.DB, account.id);
+    return c.json({ success: true as const, id: account.id, name: account.name, email: account.email, is_developer: account.isDeveloper, available_credits: available, tier: account.tier }, 200);
+  });
+
+  app.openapi(credits, async (c) => {
+    const account = c.get("account");
+    const summary = await creditSummary(c.env.DB, account.id);
+    const [keys] = await c.get("db").select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.accountId, account.id), isNull(apiKeys.revokedAt)));
+    return c.json(
+      { success: true as const, available_credits: summary.available, total_purchased: summary.purchased, total_spent: summary.spent, reserved_credits: summary.reserved, active_api_keys: keys?.n ?? 0 },
+      200,
+    );
+  });
+
+  app.openapi(features, async (c) => {
+    const served = new Set((await computeHealth(c.env))?.features ?? []);
+    return c.json(
+      {
+        success: true as const,
+        features: FEATURES.map((f) => ({
+          id: f.id,
+          name: f.name,
+          description: f.description,
+          media: f.media,
+          method: "POST" as const,
+          path: `/api/v2${f.path}`,
+          credits: f.credits,
+          unit: f.unit === "request" ? "request" : `video_${VIDEO_BILLING_UNIT_SECONDS}s`,
+          available: served.has(f.id),
+          parameters: z.toJSONSchema(f.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+        })),
+      },
+      200,
+    );
+  });
+}

@@ -1,0 +1,111 @@
+/** @jsxImportSource hono/jsx */
+// GET /api/v2/openapi.json (OpenAPI 3.1 from the zod schemas) and GET /api/v2/docs, a page
+// rendered on the server from that same document: no scripts, fonts or styles from elsewhere,
+// so it works on an air-gapped network.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ERROR_CODES } from "../../schema/errors.ts";
+import { LIMITS_TABLE } from "../../schema/limits.ts";
+import type { AppEnv } from "../env.ts";
+
+export const API_INFO = {
+  title: "Obscura API",
+  version: "2.0.0",
+  description: [
+    "Blur faces, licence plates, backgrounds and prompted objects in images and videos; remove objects; anonymize faces; remove backgrounds; enhance portraits; detect NSFW media.",
+    "",
+    "Authenticate with `Authorization: Bearer <API_KEY>`. Errors are `{\"error\":{\"code\",\"message\",\"status\"}}`; the codes are:",
+    "",
+    "| code | status | meaning |",
+    "|---|---|---|",
+    ...Object.entries(ERROR_CODES).map(([code, e]) => `| ${code} | ${e.status} | ${e.description} |`),
+  ].join("\n"),
+};
+
+type Doc = { paths: Record<string, Record<string, { summary?: string; description?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { description: string }> }>> };
+type Schema = { $ref?: string; type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; description?: string; default?: unknown; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; format?: string };
+
+const css = `body{font:15px/1.5 system-ui,sans-serif;max-width:960px;margin:2rem auto;padding:0 1rem;color:#1b1b1b}
+h1{margin-bottom:0}code{background:#f2f2f2;padding:0 .25em;border-radius:3px}
+section{border-top:1px solid #ddd;padding:.5rem 0}table{border-collapse:collapse;width:100%;margin:.5rem 0}
+td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:left;vertical-align:top}th{background:#fafafa}
+.m{font-weight:700;color:#fff;background:#2d6a4f;border-radius:3px;padding:0 .4em;margin-right:.4em}.m.get{background:#1d4e89}.m.put{background:#7b4b00}`;
+
+function rule(s: Schema): string {
+  const parts: string[] = [];
+  if (s.enum) parts.push(`one of ${s.enum.join(", ")}`);
+  if (s.minimum !== undefined || s.maximum !== undefined) parts.push(`${s.minimum ?? "-∞"} to ${s.maximum ?? "∞"}`);
+  if (s.maxLength !== undefined) parts.push(`at most ${s.maxLength} characters`);
+  if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
+  return parts.join("; ");
+}
+
+function Fields(props: { schema: Schema }) {
+  const props_ = props.schema.properties ?? {};
+  return (
+    <table>
+      <tr><th>field</th><th>type</th><th>required</th><th>rules</th><th>meaning</th></tr>
+      {Object.entries(props_).map(([name, s]) => (
+        <tr>
+          <td><code>{name}</code></td>
+          <td>{Array.isArray(s.type) ? s.type.join(" | ") : s.type ?? ""}{s.format ? ` (${s.format})` : ""}</td>
+          <td>{props.schema.required?.includes(name) ? "yes" : "no"}</td>
+          <td>{rule(s)}</td>
+          <td>{s.description ?? ""}</td>
+        </tr>
+      ))}
+    </table>
+  );
+}
+
+export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
+  const document = () => app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO, servers: [{ url: "/" }] });
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "API key, shown once at creation." });
+
+  app.get("/api/v2/openapi.json", (c) => c.json(document()));
+
+  app.get("/api/v2/docs", (c) => {
+    const doc = document() as unknown as Doc;
+    return c.html(
+      "<!doctype html>" +
+        (
+          <html lang="en">
+            <head>
+              <meta charset="utf-8" />
+              <meta name="viewport" content="width=device-width, initial-scale=1" />
+              <title>Obscura API reference</title>
+              <style>{css}</style>
+            </head>
+            <body>
+              <h1>Obscura API reference</h1>
+              <p>Version 2. Base URL: <code>/api/v2</code>. Machine-readable: <a href="/api/v2/openapi.json">openapi.json</a> (OpenAPI 3.1).</p>
+              <p>Every request carries <code>Authorization: Bearer &lt;API_KEY&gt;</code>. Bodies are JSON or <code>multipart/form-data</code> (a file part <code>image</code>, <code>video</code> or <code>media</code> may replace the URL field).</p>
+              <h2 id="endpoints">Endpoints</h2>
+              {Object.entries(doc.paths).flatMap(([path, ops]) =>
+                Object.entries(ops).map(([method, op]) => {
+                  const body = op.requestBody?.content["application/json"]?.schema;
+                  return (
+                    <section id={`${method}-${path}`}>
+                      <h3><span class={`m ${method}`}>{method.toUpperCase()}</span><code>{path}</code> {op.summary}</h3>
+                      {op.description ? op.description.split("\n\n").map((p) => <p>{p}</p>) : null}
+                      {body?.properties ? <Fields schema={body} /> : null}
+                      <p>Responses: {Object.keys(op.responses).join(", ")}</p>
+                    </section>
+                  );
+                }),
+              )}
+              <h2 id="errors">Error codes</h2>
+              <table>
+                <tr><th>code</th><th>status</th><th>meaning</th></tr>
+                {Object.entries(ERROR_CODES).map(([code, e]) => <tr><td><code>{code}</code></td><td>{e.status}</td><td>{e.description}</td></tr>)}
+              </table>
+              <h2 id="limits">Limits</h2>
+              <table>
+                <tr><th>limit</th><th>value</th></tr>
+                {LIMITS_TABLE.map((l) => <tr><td>{l.limit}</td><td>{l.value}</td></tr>)}
+              </table>
+            </body>
+          </html>
+        ).toString(),
+    );
+  });
+}

@@ -1,0 +1,185 @@
+// The processing endpoints, one per catalog entry: six video, six image, and NSFW detection.
+// All follow one flow: validate -> idempotency -> media -> plan -> availability -> reserve ->
+// run (sync) or enqueue a job (async) -> capture or refund.
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ApiError } from "../../schema/errors.ts";
+import { FEATURES, NSFW_VIDEO_CREDITS, VIDEO_BILLING_UNIT_SECONDS, priceOf, type Feature, type FeatureId } from "../../schema/features.ts";
+import { ImageResult, NsfwResult, VideoJob } from "../../schema/api/resources.ts";
+import { checkMediaUrl } from "../../schema/media-url.ts";
+import { TIERS } from "../../schema/tiers.ts";
+import { sha256Hex } from "../../schema/signing.ts";
+import type { AppEnv } from "../env.ts";
+import { ensureFeatureAvailable, probeMedia, sendTask } from "../services/compute.ts";
+import { IDEMPOTENCY_HEADER, claimIdempotencyKey, recordIdempotentAnswer, requestFingerprint } from "../services/idempotency.ts";
+import { captureReservation, refundReservation, reserveCredits } from "../services/ledger.ts";
+import { resolveMedia, type MediaRef } from "../services/media.ts";
+import { readBody } from "../services/request-body.ts";
+import { createJob } from "../services/jobs.ts";
+import { mediaForCompute, storeResult } from "../services/results.ts";
+import { storeFilePart } from "../services/uploads.ts";
+import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+
+/** Image requests run asynchronously when the client sends this standard preference (RFC 7240). */
+export const PREFER_ASYNC = /(^|[,;\s])respond-async([,;\s]|$)/i;
+const SYNC_TIMEOUT_MS = 120_000;
+
+export function registerFeatureRoutes(app: OpenAPIHono<AppEnv>): void {
+  for (const feature of FEATURES) {
+    documentFeature(app, feature);
+    app.post(`/api/v2${feature.path}`, (c) => handleFeature(c, feature));
+  }
+}
+
+async function handleFeature(c: Context<AppEnv>, feature: Feature): Promise<Response> {
+  const { params, file } = await readBody(c.req.raw, feature.params, feature.filePart, feature.mediaField);
+  const account = c.get("account");
+  const db = c.get("db");
+  const idempotencyKey = c.req.header(IDEMPOTENCY_HEADER);
+  const isAsync = feature.media === "video" || PREFER_ASYNC.test(c.req.header("prefer") ?? "");
+  if (idempotencyKey) {
+    const fileDigest = file ? await sha256Hex(await file.arrayBuffer()) : undefined;
+    const claim = await claimIdempotencyKey(db, account.id, idempotencyKey, await requestFingerprint(`${feature.path}${isAsync ? "#async" : ""}`, params, fileDigest));
+    if (claim.kind === "replay") {
+      return new Response(claim.body, { status: claim.status, headers: { "content-type": "application/json", "Idempotent-Replayed": "true" } });
+    }
+  }
+  let response: Response;
+  try {
+    response = await process(c, feature, params as Record<string, unknown>, file, isAsync);
+  } catch (err) {
+    if (idempotencyKey) {
+      const status = err instanceof ApiError ? err.status : 500;
+      const body = err instanceof ApiError ? JSON.stringify({ error: { code: err.code, message: err.message, status } }) : "";
+      await recordIdempotentAnswer(db, account.id, idempotencyKey, status, body);
+    }
+    throw err;
+  }
+  if (idempotencyKey) await recordIdempotentAnswer(db, account.id, idempotencyKey, response.status, await response.clone().text());
+  return response;
+}
+
+async function process(c: Context<AppEnv>, feature: Feature, params: Record<string, unknown>, file: File | undefined, isAsync: boolean): Promise<Response> {
+  const account = c.get("account");
+  const db = c.get("db");
+  const origin = new URL(c.req.url).origin;
+  const nsfwOfVideo = feature.id === "image.nsfw-detection" && params.media_type === "video";
+  const mediaKind = feature.media === "video" || nsfwOfVideo ? "video" : "image";
+  const computeFeature = nsfwOfVideo ? "video.nsfw-detection" : feature.id;
+
+  if (params.is_watermark === false && !TIERS[account.tier].watermarkFree) {
+    throw new ApiError("plan_restricted", `is_watermark=false needs the pro or enterprise plan; this account is on the ${account.tier} plan.`);
+  }
+  if (typeof params.webhook_url === "string") {
+    const hook = checkWebhookUrl(params.webhook_url);
+    params.webhook_url = hook;
+  }
+  if (feature.id === "image.nsfw-detection" && isAsync) {
+    throw new ApiError("invalid_request", "NSFW detection answers synchronously; drop the Prefer: respond-async header.");
+  }
+  await ensureFeatureAvailable(c.env, computeFeature);
+
+  const media: MediaRef = file
+    ? await storeFilePart(c.env, db, account.id, mediaKind, file)
+    : await resolveMedia(db, account.id, origin, feature.mediaField, params[feature.mediaField] as string, mediaKind);
+  if (file) params[feature.mediaField] = `${origin}/media/${(media as { uploadId: string }).uploadId}`;
+
+  let price: number;
+  if (nsfwOfVideo) price = NSFW_VIDEO_CREDITS;
+  else if (feature.unit === "video_unit") {
+    if (typeof params.duration_seconds !== "number") {
+      const probe = await probeMedia(c.env, await mediaForCompute(c.env, origin, media));
+      params.duration_seconds = probe.duration_seconds;
+    }
+    price = priceOf(feature, params.duration_seconds as number);
+  } else price = priceOf(feature);
+
+  const reservation = await reserveCredits(c.env.DB, account.id, price, feature.id);
+  if (isAsync) {
+    try {
+      const job = await createJob(c.env, db, { accountId: account.id, feature: feature.id, params, media, origin, webhookUrl: params.webhook_url as string | undefined, reservation });
+      const body = { success: true as const, job_id: job.jobId, status: job.status, feature: feature.id.split(".")[1]!, credits_used: reservation.credits, remaining_credits: reservation.remaining };
+      return c.json(body, 202, feature.media === "image" ? { "Preference-Applied": "respond-async" } : {});
+    } catch (err) {
+      await refundReservation(c.env.DB, reservation.id);
+      throw err;
+    }
+  }
+
+  try {
+    const res = await sendTask(c.env, { task_id: reservation.id, feature: computeFeature, params, media: await mediaForCompute(c.env, origin, media) }, SYNC_TIMEOUT_MS);
+    let body: Record<string, unknown>;
+    if (feature.id === "image.nsfw-detection") {
+      const verdict = (await res.json()) as { is_nsfw: boolean; score: number | null };
+      body = { is_nsfw: verdict.is_nsfw, score: verdict.score };
+    } else {
+      const contentType = res.headers.get("content-type") ?? "application/octet-stream";
+      body = { result_url: await storeResult(c.env, origin, await res.arrayBuffer(), contentType, account.id) };
+    }
+    await captureReservation(c.env.DB, reservation);
+    return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);
+  } catch (err) {
+    await refundReservation(c.env.DB, reservation.id);
+    throw err;
+  }
+}
+
+/** Webhook targets follow the media URL policy (public https only), so jobs cannot probe inside. */
+function checkWebhookUrl(value: string): string {
+  try {
+    const url = checkMediaUrl(value);
+    if (url.protocol !== "https:") throw new ApiError("invalid_request", "webhook_url must be an https URL.");
+    return url.href;
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError("invalid_request", `webhook_url: ${err.message}`);
+    throw err;
+  }
+}
+
+function documentFeature(app: OpenAPIHono<AppEnv>, feature: Feature): void {
+  const multipart = feature.params.extend({
+    [feature.mediaField]: z.string().optional().openapi({ description: `Media URL; omit when sending the "${feature.filePart}" file part.` }),
+    [feature.filePart]: z.string().optional().openapi({ type: "string", format: "binary", description: "The media file itself (stored like an upload)." }),
+  });
+  const isVideo = feature.media === "video";
+  const success: Record<number, { description: string; content: Record<string, { schema: z.ZodType }>; headers: typeof rateHeaders }> = feature.id === "image.nsfw-detection"
+    ? { 200: { description: "Classification result.", content: { "application/json": { schema: NsfwResult } }, headers: rateHeaders } }
+    : isVideo
+      ? { 202: { description: "Job accepted; poll GET /api/v2/jobs/{job_id}.", content: { "application/json": { schema: VideoJob } }, headers: rateHeaders } }
+      : {
+          200: { description: "Processed image.", content: { "application/json": { schema: ImageResult } }, headers: rateHeaders },
+          202: { description: "With `Prefer: respond-async`: job accepted, poll GET /api/v2/jobs/{job_id}.", content: { "application/json": { schema: VideoJob } }, headers: rateHeaders },
+        };
+  const price = feature.unit === "request"
+    ? `${feature.credits} credit(s) per request${feature.id === "image.nsfw-detection" ? ` (${NSFW_VIDEO_CREDITS} for a video)` : ""}, charged only on success.`
+    : `${feature.credits} credit(s) per started ${VIDEO_BILLING_UNIT_SECONDS} s of video, reserved on creation, settled on completion, refunded on failure.`;
+  app.openAPIRegistry.registerPath({
+    method: "post",
+    path: `/api/v2${feature.path}`,
+    operationId: feature.id.replace(/[.-](\w)/g, (_, ch: string) => ch.toUpperCase()),
+    tags: [feature.media === "video" ? "Video" : feature.id === "image.nsfw-detection" ? "Detection" : "Image"],
+    summary: feature.name,
+    description: `${feature.description}\n\nPrice: ${price}\n\nSend \`Idempotency-Key\` to make retries safe.`,
+    security: BEARER,
+    request: {
+      headers: z.object({
+        "Idempotency-Key": z.string().optional().openapi({ description: "Retries with the same key return the first answer instead of running (and charging) again." }),
+        ...(isVideo || feature.id === "image.nsfw-detection" ? {} : { Prefer: z.string().optional().openapi({ description: "`respond-async` runs the request as a job (202)." }) }),
+      }),
+      body: { content: { "application/json": { schema: feature.params }, "multipart/form-data": { schema: multipart } } },
+    },
+    responses: {
+      ...success,
+      ...errorResponses(
+        ...COMMON_ERRORS,
+        "invalid_request", "invalid_json", "invalid_media_url", "media_url_not_allowed", "insufficient_credits", "media_not_found",
+        "idempotency_conflict", "media_too_large", "unsupported_media_type", "unsupported_media_format", "corrupt_media", "media_unreachable",
+        ...(isVideo ? (["plan_restricted"] as const) : []),
+        ...(feature.id.endsWith("blur-anything") || feature.id.endsWith("object-removal") ? (["unsupported_prompt"] as const) : []),
+        "not_implemented", "compute_unavailable",
+      ),
+    },
+  });
+}
+
+export type { FeatureId };

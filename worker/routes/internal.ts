@@ -1,0 +1,101 @@
+// Routes for the compute service and operators, authenticated by HMAC signatures with the
+// shared SIGNING_SECRET (no API keys): job callbacks, media reads, and key administration.
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { ApiError } from "../../schema/errors.ts";
+import { signedParts, RESULT_DURATION_HEADER } from "../../schema/compute-protocol.ts";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, randomId, sha256Hex, verifyParts, verifyToken } from "../../schema/signing.ts";
+import { TIERS, type Tier } from "../../schema/tiers.ts";
+import type { AppEnv } from "../env.ts";
+import { ensureAccount } from "../services/accounts.ts";
+import { createDb } from "../services/db.ts";
+import { createApiKey, revokeApiKey } from "../services/keys.ts";
+import { grantCredits } from "../services/ledger.ts";
+import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
+import { INTERNAL_MEDIA_PATH } from "../services/results.ts";
+import type { JobState } from "../durable/job.ts";
+
+/** Body-hash header for streamed bodies: the signature covers it, R2 verifies the bytes. */
+export const CONTENT_SHA256_HEADER = "x-obscura-content-sha256";
+
+async function verifySigned(c: Context<AppEnv>, bodyHash: string): Promise<void> {
+  const path = new URL(c.req.url).pathname;
+  const ok = await verifyParts(c.env.SIGNING_SECRET, signedParts(c.req.method, path, bodyHash), c.req.header(TIMESTAMP_HEADER), c.req.header(SIGNATURE_HEADER));
+  if (!ok) throw new ApiError("unauthorized", "Missing or invalid request signature.");
+}
+
+async function signedJson<T>(c: Context<AppEnv>): Promise<T> {
+  const text = await c.req.text();
+  await verifySigned(c, await sha256Hex(text));
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new ApiError("invalid_json", "The body is not valid JSON.");
+  }
+}
+
+export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
+  app.post(`${JOB_CALLBACK_PATH}:id/progress`, async (c) => {
+    const { progress } = await signedJson<{ progress: number }>(c);
+    await jobStub(c.env, c.req.param("id")).progress(Number(progress) || 0);
+    return c.json({ success: true });
+  });
+
+  app.post(`${JOB_CALLBACK_PATH}:id/fail`, async (c) => {
+    const { code, message } = await signedJson<{ code: string; message: string }>(c);
+    await jobStub(c.env, c.req.param("id")).fail(String(code), String(message));
+    return c.json({ success: true });
+  });
+
+  // The result itself, streamed: the signature covers its SHA-256, which R2 checks on write.
+  app.put(`${JOB_CALLBACK_PATH}:id/result`, async (c) => {
+    const contentSha256 = c.req.header(CONTENT_SHA256_HEADER) ?? "";
+    await verifySigned(c, contentSha256);
+    const stub = jobStub(c.env, c.req.param("id"));
+    const job = (await stub.state()) as unknown as JobState | undefined;
+    if (!job || (job.status !== "processing" && job.status !== "queued")) throw new ApiError("job_not_found", "No running job with this id.");
+    const contentType = c.req.header("content-type") ?? "application/octet-stream";
+    const length = Number(c.req.header("content-length"));
+    if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", "The result needs a body with Content-Length.");
+    const name = `${randomId(16)}.${contentType === "video/mp4" ? "mp4" : contentType.split("/")[1] ?? "bin"}`;
+    await c.env.MEDIA.put(`results/${name}`, c.req.raw.body.pipeThrough(new FixedLengthStream(length)), {
+      httpMetadata: { contentType },
+      customMetadata: { accountId: job.accountId, jobId: job.jobId },
+      sha256: contentSha256,
+    });
+    const duration = c.req.header(RESULT_DURATION_HEADER);
+    await stub.complete(`${job.origin}/results/${name}`, duration ? Number(duration) : undefined);
+    return c.json({ success: true });
+  });
+
+  // Compute reads uploaded media through short-lived signed URLs.
+  app.get(`${INTERNAL_MEDIA_PATH}:token`, async (c) => {
+    const claims = await verifyToken<{ key: string; exp: number }>(c.env.SIGNING_SECRET, "media", c.req.param("token"));
+    if (!claims) throw new ApiError("unauthorized", "Invalid or expired media token.");
+    const object = await c.env.MEDIA.get(claims.key);
+    if (!object) throw new ApiError("media_not_found", "The media no longer exists.");
+    return new Response(object.body, { headers: { "content-type": object.httpMetadata?.contentType ?? "application/octet-stream", "content-length": String(object.size) } });
+  });
+
+  // Operators: create and revoke keys (npm run keys:create / keys:revoke sign these requests).
+  app.post("/internal/admin/keys", async (c) => {
+    const input = await signedJson<{ email: string; name?: string; tier?: Tier; credits?: number; daily_limit?: number; key_name?: string }>(c);
+    if (!input.email || !/^[^@\s]+@[^@\s]+$/.test(input.email)) throw new ApiError("invalid_request", "email must be an e-mail address.");
+    if (input.tier && !(input.tier in TIERS)) throw new ApiError("invalid_request", `tier must be one of: ${Object.keys(TIERS).join(", ")}.`);
+    if (input.credits !== undefined && (!Number.isInteger(input.credits) || input.credits < 0)) throw new ApiError("invalid_request", "credits must be a whole number >= 0.");
+    const db = createDb(c.env.DB);
+    const account = await ensureAccount(db, { email: input.email, name: input.name, tier: input.tier, dailyLimit: input.daily_limit });
+    if (input.credits) await grantCredits(c.env.DB, account.id, input.credits, "admin grant");
+    const key = await createApiKey(db, account.id, input.key_name ?? null);
+    return c.json({ success: true, account_id: account.id, key_id: key.id, key: key.key }, 201);
+  });
+
+  app.post("/internal/admin/keys/revoke", async (c) => {
+    const input = await signedJson<{ key_id?: string; key?: string }>(c);
+    const db = createDb(c.env.DB);
+    const hash = input.key ? await sha256Hex(input.key) : null;
+    const row = await db.query.apiKeys.findFirst({ where: (k, { eq }) => (hash ? eq(k.hash, hash) : eq(k.id, input.key_id ?? "")) });
+    if (!row || !(await revokeApiKey(db, row.accountId, row.id))) throw new ApiError("not_found", "No active key matches.");
+    return c.json({ success: true, key_id: row.id });
+  });
+}

@@ -1,0 +1,66 @@
+// POST /uploads/image, POST /uploads/video (tickets) and the PUT target they hand out.
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { UploadDone, UploadRequest, UploadTicket } from "../../schema/api/resources.ts";
+import { SUPPORTED_IMAGE_FORMATS_TEXT, SUPPORTED_VIDEO_FORMATS_TEXT, type MediaKind } from "../../schema/media-format.ts";
+import type { AppEnv } from "../env.ts";
+import { createDb } from "../services/db.ts";
+import { readBody } from "../services/request-body.ts";
+import { UPLOAD_PUT_PATH, createUploadTicket, receiveUpload } from "../services/uploads.ts";
+import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+
+function ticketRoute(kind: MediaKind) {
+  return createRoute({
+    method: "post",
+    path: `/api/v2/uploads/${kind}`,
+    tags: ["Uploads"],
+    summary: `Get an upload URL for a ${kind}`,
+    description: `Returns a signed \`upload_url\` valid for one hour. \`PUT\` the file to it (with Content-Length), then pass \`${kind}_url\` to a ${kind} feature. Accepted: ${kind === "image" ? SUPPORTED_IMAGE_FORMATS_TEXT : SUPPORTED_VIDEO_FORMATS_TEXT}, checked from the bytes.`,
+    security: BEARER,
+    request: { body: { required: false, content: { "application/json": { schema: UploadRequest } } } },
+    responses: {
+      201: { description: "Upload ticket.", content: { "application/json": { schema: UploadTicket } }, headers: rateHeaders },
+      ...errorResponses(...COMMON_ERRORS, "invalid_request", "invalid_json", "unsupported_media_type"),
+    },
+  });
+}
+
+export function registerUploadRoutes(app: OpenAPIHono<AppEnv>): void {
+  for (const kind of ["image", "video"] as const) {
+    const route = ticketRoute(kind);
+    app.openAPIRegistry.registerPath(route);
+    app.post(route.path, async (c) => {
+      await readBody(c.req.raw, UploadRequest);
+      const t = await createUploadTicket(c.env, c.get("db"), new URL(c.req.url).origin, c.get("account").id, kind);
+      return c.json(
+        {
+          success: true as const,
+          upload_id: t.id,
+          upload_url: t.uploadUrl,
+          method: "PUT" as const,
+          [`${kind}_url`]: t.mediaUrl,
+          expires_at: t.expiresAt,
+          max_bytes: t.maxBytes,
+          accepted_formats: (kind === "image" ? SUPPORTED_IMAGE_FORMATS_TEXT : SUPPORTED_VIDEO_FORMATS_TEXT).split(", "),
+        },
+        201,
+      );
+    });
+  }
+
+  app.openAPIRegistry.registerPath({
+    method: "put",
+    path: `${UPLOAD_PUT_PATH}{token}`,
+    tags: ["Uploads"],
+    summary: "Upload target (the upload_url)",
+    description: "The signed URL itself authorizes the upload; no bearer key. Needs Content-Length. The content is checked from its magic bytes.",
+    responses: {
+      200: { description: "Stored.", content: { "application/json": { schema: UploadDone } } },
+      ...errorResponses("invalid_request", "upload_expired", "media_too_large", "unsupported_media_format"),
+    },
+  });
+  app.put(`${UPLOAD_PUT_PATH}:token`, async (c) => {
+    const stored = await receiveUpload(c.env, createDb(c.env.DB), c.req.param("token"), c.req.raw);
+    const origin = new URL(c.req.url).origin;
+    return c.json({ success: true as const, upload_id: stored.id, format: stored.format, size_bytes: stored.sizeBytes, media_url: `${origin}/media/${stored.id}` }, 200);
+  });
+}

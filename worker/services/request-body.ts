@@ -1,0 +1,84 @@
+// Reads a POST body as JSON or multipart/form-data (the Content-Type must say which), coerces
+// multipart text fields to the schema's types and validates with the feature's zod schema.
+// Validation messages name the field and the rule.
+import type { z } from "@hono/zod-openapi";
+import { ApiError } from "../../schema/errors.ts";
+
+export interface ParsedBody<T> {
+  params: T;
+  /** The media file part of a multipart request, if it carried one. */
+  file?: File;
+}
+
+/** The zod type under optional/default/nullable wrappers ("boolean", "number", "string", ...). */
+function baseType(schema: z.ZodType): string {
+  let def = (schema as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+  while (def.innerType && (def.type === "optional" || def.type === "default" || def.type === "nullable")) {
+    def = (def.innerType as unknown as { _zod: { def: { type: string; innerType?: z.ZodType } } })._zod.def;
+  }
+  return def.type;
+}
+
+function coerceField(value: string, type: string): unknown {
+  const v = value.trim();
+  if (type === "boolean") return v === "true" ? true : v === "false" ? false : value;
+  if (type === "number") return v !== "" && Number.isFinite(Number(v)) ? Number(v) : value;
+  return value;
+}
+
+export function formatIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((issue) => {
+      const field = issue.path.join(".");
+      if (issue.code === "unrecognized_keys") return `unknown field(s): ${issue.keys.join(", ")}`;
+      if (issue.code === "invalid_type" && issue.input === undefined) return `${field} is required`;
+      return field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}
+
+export async function readBody<S extends z.ZodObject>(request: Request, schema: S, filePart?: string, mediaField?: string): Promise<ParsedBody<z.output<S>>> {
+  const contentType = (request.headers.get("content-type") ?? "").toLowerCase();
+  let raw: Record<string, unknown>;
+  let file: File | undefined;
+  if (contentType.startsWith("application/json") || /^application\/[a-z.+-]*\+json/.test(contentType)) {
+    const text = await request.text();
+    try {
+      raw = text.trim() === "" ? {} : JSON.parse(text);
+    } catch (err) {
+      throw new ApiError("invalid_json", `The body is not valid JSON: ${(err as Error).message}`);
+    }
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ApiError("invalid_json", "The JSON body must be an object.");
+  } else if (contentType.startsWith("multipart/form-data")) {
+    let form: FormData;
+    try {
+      form = await request.formData();
+    } catch {
+      throw new ApiError("unsupported_media_type", "The body does not match Content-Type multipart/form-data (bad boundary or malformed parts).");
+    }
+    raw = {};
+    for (const [name, value] of form.entries()) {
+      if (typeof value !== "string") {
+        if (name !== filePart) throw new ApiError("invalid_request", `Unexpected file part "${name}"${filePart ? `; the file part of this endpoint is "${filePart}"` : ""}.`);
+        file = value as unknown as File;
+        continue;
+      }
+      const field = schema.shape[name] as z.ZodType | undefined;
+      raw[name] = field ? coerceField(value, baseType(field)) : value;
+    }
+  } else if (contentType === "" && request.body === null) {
+    raw = {};
+  } else {
+    throw new ApiError("unsupported_media_type", `Content-Type must be application/json or multipart/form-data${contentType ? `, not ${contentType}` : ""}.`);
+  }
+
+  if (file && mediaField) {
+    if (raw[mediaField] !== undefined) throw new ApiError("invalid_request", `Send either ${mediaField} or a "${filePart}" file part, not both.`);
+    // The file stands in for the URL; the route replaces it with the stored upload's URL.
+    raw[mediaField] = "file:";
+  }
+  const result = schema.strict().safeParse(raw);
+  if (!result.success) throw new ApiError("invalid_request", formatIssues(result.error));
+  return { params: result.data as z.output<S>, file };
+}
