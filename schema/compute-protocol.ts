@@ -20,6 +20,8 @@ export interface TaskRequest {
 
 /** Sync answer for media results: the bytes, with these headers. */
 export const RESULT_DURATION_HEADER = "x-obscura-duration-seconds";
+/** SHA-256 of a streamed result body: the signature covers it, R2 verifies the bytes against it. */
+export const CONTENT_SHA256_HEADER = "x-obscura-content-sha256";
 
 /** GET /healthz on compute. */
 export interface ComputeHealth {

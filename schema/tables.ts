@@ -98,3 +98,36 @@ export const uploads = sqliteTable("uploads", {
   expiresAt: text("expires_at").notNull(),
   completedAt: text("completed_at"),
 });
+
+/**
+ * Dashboard sign-in sessions. The cookie carries a random token; only its SHA-256 is stored, so
+ * a leaked table cannot be replayed as cookies. `csrfToken` is echoed in every dashboard form.
+ */
+export const dashboardSessions = sqliteTable(
+  "dashboard_sessions",
+  {
+    /** SHA-256 of the session token, hex. */
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    csrfToken: text("csrf_token").notNull(),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("dashboard_sessions_account").on(t.accountId)],
+);
+
+/**
+ * Throttling of dashboard authentication: failed sign-ins per e-mail (lockout) and sign-ups per
+ * client address. One row per event; rows older than the longest window are deleted lazily.
+ */
+export const authThrottle = sqliteTable(
+  "auth_throttle",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["sign_in_failure", "sign_up"] }).notNull(),
+    /** The e-mail (sign-in failures) or client IP address (sign-ups). */
+    subject: text("subject").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("auth_throttle_subject").on(t.kind, t.subject, t.createdAt)],
+);

@@ -6,6 +6,7 @@ import { errorResponse, onError } from "./errors.ts";
 import { authenticate } from "./middleware/auth.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
 import { formatIssues } from "./services/request-body.ts";
+import { registerDashboardRoutes } from "./dashboard/routes.tsx";
 import { registerAccountRoutes } from "./routes/account.ts";
 import { registerDocsRoutes } from "./routes/docs.tsx";
 import { registerFeatureRoutes } from "./routes/features.ts";
@@ -34,6 +35,7 @@ export function createApp() {
   registerUploadRoutes(app);
   registerFileRoutes(app);
   registerInternalRoutes(app);
+  registerDashboardRoutes(app);
 
   app.get("/", (c) => c.redirect("/api/v2/docs"));
 

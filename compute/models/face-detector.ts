@@ -13,14 +13,15 @@ import { SsdFaceModel } from "./face-ssd.ts";
 import { frameToTensor, tf } from "./runtime/tfjs.ts";
 
 export interface FaceDetectorOptions {
-  /** Tile side for the SSD pass, as a fraction of the frame's long side (bounded below). */
+  /** Also run SSD on tiles (side = max(ssdTileMin, long side / 3)); costly: ~0.4 s per tile. */
+  ssdTiles: boolean;
   ssdTileMin: number;
   /** BlazeFace tile side in pixels (bounded to keep the tile count small on huge frames). */
   blazeTile: number;
   maxTiles: number;
 }
 
-const DEFAULTS: FaceDetectorOptions = { ssdTileMin: 640, blazeTile: 512, maxTiles: 24 };
+const DEFAULTS: FaceDetectorOptions = { ssdTiles: false, ssdTileMin: 640, blazeTile: 512, maxTiles: 24 };
 
 export class FaceDetector {
   readonly ssd: SsdFaceModel | undefined;
@@ -50,6 +51,7 @@ export class FaceDetector {
   }
 
   async detect(frame: Frame): Promise<Detection[]> {
+    await this.load();
     const image = frameToTensor(frame);
     try {
       const { width, height } = frame;
@@ -58,7 +60,7 @@ export class FaceDetector {
       if (this.ssd) {
         found.push(...(await this.ssd.detect(image)));
         // SSD sees 512 px; tiles pay off once the frame is well above that.
-        if (long > 900) {
+        if (this.options.ssdTiles && long > 900) {
           const side = Math.max(this.options.ssdTileMin, Math.round(long / 3));
           for (const t of this.tiles(width, height, side)) {
             if (t.width === width && t.height === height) continue;

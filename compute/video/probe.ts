@@ -134,6 +134,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     throw new ApiError("unsupported_media_format", "The video codec is not supported.");
   }
   if (!video.width || !video.height) throw new ApiError("corrupt_media", "The video stream has no frame size.");
+  const { width, height, codec_name: codec } = video;
 
   if (!video.nb_frames || Number(video.nb_frames) <= 0) {
     // Some muxers leave the count out; counting packets only demuxes (no decoding), so it is cheap.
@@ -155,17 +156,17 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   const formatStart = Number(parsed.format?.start_time) || 0;
   const videoStart = Number(video.start_time) || 0;
   return {
-    width: swap ? video.height : video.width,
-    height: swap ? video.width : video.height,
-    codedWidth: video.width,
-    codedHeight: video.height,
+    width: swap ? height : width,
+    height: swap ? width : height,
+    codedWidth: width,
+    codedHeight: height,
     fps,
     frameCount,
     durationSeconds,
     rotation,
     hasAudio: Boolean(audio),
     audioCodec: audio?.codec_name ?? null,
-    codec: video.codec_name,
+    codec,
     container,
     videoStartSeconds: Math.max(0, videoStart - formatStart),
     sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },

@@ -50,6 +50,12 @@ export const DEFAULT_ENCODER: EncoderSettings = { preset: "veryfast", crf: 20 };
  */
 export const DEFAULT_MAX_CHUNK_BYTES = 256 * 1024 ** 2;
 
+/**
+ * Decoded frames may fall a little short of the container's count (edit lists hide a frame or
+ * two); more than 2% + 2 frames short means the data is cut off.
+ */
+const TRUNCATION_TOLERANCE = 0.98;
+
 export interface ProcessVideoOptions {
   processor: FrameProcessor | ChunkProcessor;
   signal?: AbortSignal;
@@ -166,6 +172,11 @@ export async function processVideo(inputPath: string, outputPath: string, option
       throw new ApiError("corrupt_media", `The video could not be decoded: ${lastLines(decoder.stderrTail()) || `exit ${decoderCode}`}`);
     }
     if (received === 0) throw new ApiError("corrupt_media", "The video has no decodable frames.");
+    if (received < info.frameCount * TRUNCATION_TOLERANCE - 2) {
+      // The header promises more than the data holds (an interrupted upload): refuse rather than
+      // return a silently shortened video.
+      throw new ApiError("corrupt_media", `The video is truncated: ${received} of ${info.frameCount} frames could be decoded.`);
+    }
     if (written !== received) {
       throw new ApiError("internal_error", `The frame processor returned ${written} of ${received} frames.`);
     }

@@ -30,6 +30,8 @@ export interface TrackerOptions {
   margin: number;
   /** Extra margin per frame away from the nearest detection (prediction, interpolation, backfill). */
   marginPerUncertainFrame: number;
+  /** Extra margin per frame before a track's first detection (its motion there is a guess). */
+  backfillMarginPerFrame: number;
   /** Cap on the total margin fraction. */
   maxMargin: number;
   /** Frames before a track's first detection that it also covers (at most `lookahead` can be reached). */
@@ -51,6 +53,7 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   smoothingRadius: 3,
   margin: 0.1,
   marginPerUncertainFrame: 0.03,
+  backfillMarginPerFrame: 0.1,
   maxMargin: 0.6,
   backfill: Infinity,
   minIou: 0.05,
@@ -282,7 +285,7 @@ export class Tracker {
   #coverBox(track: Track, index: number): TrackedBox | null {
     const o = track.obs.get(index);
     if (!o) return null;
-    const { smoothingRadius, margin, marginPerUncertainFrame, maxMargin, frameWidth, frameHeight } = this.options;
+    const { smoothingRadius, margin, marginPerUncertainFrame, backfillMarginPerFrame, maxMargin, frameWidth, frameHeight } = this.options;
     const known = track.ended ? track.lastIndex : this.#nextIndex - 1;
     const r = Math.max(0, Math.min(smoothingRadius, index - track.firstIndex, known - index));
     let cx = 0, cy = 0, w = 0, h = 0, total = 0;
@@ -300,7 +303,8 @@ export class Tracker {
     cy /= total;
     w /= total;
     h /= total;
-    const m = Math.min(maxMargin, margin + marginPerUncertainFrame * o.uncertainty);
+    const perFrame = o.source === "backfilled" ? backfillMarginPerFrame : marginPerUncertainFrame;
+    const m = Math.min(maxMargin, margin + perFrame * o.uncertainty);
     let x0 = cx - w / 2 - m * w;
     let y0 = cy - h / 2 - m * h;
     let x1 = cx + w / 2 + m * w;
@@ -328,10 +332,8 @@ export class Tracker {
   #prune(): void {
     const keepFrom = this.#nextFinal - this.options.smoothingRadius;
     this.#tracks = this.#tracks.filter((track) => {
-      for (const k of track.obs.keys()) {
-        if (k < keepFrom) track.obs.delete(k);
-        else break; // Map keeps insertion order, which is mostly ascending; stragglers go next time.
-      }
+      // A track holds at most lookahead + radius + 1 observations, so a full scan is cheap.
+      for (const k of track.obs.keys()) if (k < keepFrom) track.obs.delete(k);
       return !(track.ended && track.lastIndex < this.#nextFinal);
     });
   }

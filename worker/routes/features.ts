@@ -12,7 +12,7 @@ import { sha256Hex } from "../../schema/signing.ts";
 import type { AppEnv } from "../env.ts";
 import { ensureFeatureAvailable, probeMedia, sendTask } from "../services/compute.ts";
 import { IDEMPOTENCY_HEADER, claimIdempotencyKey, recordIdempotentAnswer, requestFingerprint } from "../services/idempotency.ts";
-import { captureReservation, refundReservation, reserveCredits } from "../services/ledger.ts";
+import { captureReservation, creditSummary, refundReservation, reserveCredits } from "../services/ledger.ts";
 import { resolveMedia, type MediaRef } from "../services/media.ts";
 import { readBody } from "../services/request-body.ts";
 import { createJob } from "../services/jobs.ts";
@@ -31,7 +31,7 @@ export function registerFeatureRoutes(app: OpenAPIHono<AppEnv>): void {
   }
 }
 
-async function handleFeature(c: Context<AppEnv>, feature: Feature): Promise<Response> {
+export async function handleFeature(c: Context<AppEnv>, feature: Feature): Promise<Response> {
   const { params, file } = await readBody(c.req.raw, feature.params, feature.filePart, feature.mediaField);
   const account = c.get("account");
   const db = c.get("db");
@@ -77,22 +77,33 @@ async function process(c: Context<AppEnv>, feature: Feature, params: Record<stri
   if (feature.id === "image.nsfw-detection" && isAsync) {
     throw new ApiError("invalid_request", "NSFW detection answers synchronously; drop the Prefer: respond-async header.");
   }
-  await ensureFeatureAvailable(c.env, computeFeature);
-
+  // Everything the client must fix (media, credits) is answered before compute availability:
+  // a final 4xx beats a 503 that a client would retry, and is what an Idempotency-Key replays.
   const media: MediaRef = file
     ? await storeFilePart(c.env, db, account.id, mediaKind, file)
     : await resolveMedia(db, account.id, origin, feature.mediaField, params[feature.mediaField] as string, mediaKind);
   if (file) params[feature.mediaField] = `${origin}/media/${(media as { uploadId: string }).uploadId}`;
 
+  const knownPrice = nsfwOfVideo
+    ? NSFW_VIDEO_CREDITS
+    : feature.unit === "request" || typeof params.duration_seconds === "number"
+      ? priceOf(feature, params.duration_seconds as number | undefined)
+      : undefined;
+  if (knownPrice !== undefined) {
+    // Advisory only (the reservation below is the atomic check); saves a compute round trip.
+    const { available } = await creditSummary(c.env.DB, account.id);
+    if (available < knownPrice) throw new ApiError("insufficient_credits", `This request costs ${knownPrice} credits and the account has ${available}.`);
+  }
+
+  await ensureFeatureAvailable(c.env, computeFeature);
+
   let price: number;
-  if (nsfwOfVideo) price = NSFW_VIDEO_CREDITS;
-  else if (feature.unit === "video_unit") {
-    if (typeof params.duration_seconds !== "number") {
-      const probe = await probeMedia(c.env, await mediaForCompute(c.env, origin, media));
-      params.duration_seconds = probe.duration_seconds;
-    }
+  if (knownPrice !== undefined) price = knownPrice;
+  else {
+    const probe = await probeMedia(c.env, await mediaForCompute(c.env, origin, media));
+    params.duration_seconds = probe.duration_seconds;
     price = priceOf(feature, params.duration_seconds as number);
-  } else price = priceOf(feature);
+  }
 
   const reservation = await reserveCredits(c.env.DB, account.id, price, feature.id);
   if (isAsync) {

@@ -3,7 +3,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../schema/errors.ts";
-import { signedParts, RESULT_DURATION_HEADER } from "../../schema/compute-protocol.ts";
+import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, signedParts } from "../../schema/compute-protocol.ts";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, randomId, sha256Hex, verifyParts, verifyToken } from "../../schema/signing.ts";
 import { TIERS, type Tier } from "../../schema/tiers.ts";
 import type { AppEnv } from "../env.ts";
@@ -14,9 +14,6 @@ import { grantCredits } from "../services/ledger.ts";
 import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
 import { INTERNAL_MEDIA_PATH } from "../services/results.ts";
 import type { JobState } from "../durable/job.ts";
-
-/** Body-hash header for streamed bodies: the signature covers it, R2 verifies the bytes. */
-export const CONTENT_SHA256_HEADER = "x-obscura-content-sha256";
 
 async function verifySigned(c: Context<AppEnv>, bodyHash: string): Promise<void> {
   const path = new URL(c.req.url).pathname;

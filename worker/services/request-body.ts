@@ -67,7 +67,7 @@ export async function readBody<S extends z.ZodObject>(request: Request, schema: 
       const field = schema.shape[name] as z.ZodType | undefined;
       raw[name] = field ? coerceField(value, baseType(field)) : value;
     }
-  } else if (contentType === "" && request.body === null) {
+  } else if (contentType === "" && (await request.clone().arrayBuffer()).byteLength === 0) {
     raw = {};
   } else {
     throw new ApiError("unsupported_media_type", `Content-Type must be application/json or multipart/form-data${contentType ? `, not ${contentType}` : ""}.`);

@@ -1,0 +1,151 @@
+// npm run bench:video — video throughput on this machine, measured, never estimated.
+//
+// For a generated 20 s 720p clip and a 20 s 1080p clip (pan and zoom over a real photo with faces,
+// AAC audio; made once and cached in the OS temp dir), it runs each case in a fresh process and
+// reports frames per second, the ratio to the floor, and the peak RSS of the whole process tree
+// (Node + both ffmpegs), sampled from /proc every 25 ms:
+//   floor     one ffmpeg: decode + libx264 encode with the pipeline's settings. No pipeline can beat it.
+//   identity  processVideo with a do-nothing processor: the cost of the raw-frame round trip through Node.
+//   <name>    a video feature pipeline from compute/pipelines/video/<name>.ts, when it exists. Its
+//             module exports `run(inputPath, outputPath, options?: { signal?, onProgress? })`.
+//
+// Usage: npm run bench:video [-- --only 720p] [-- --pipelines face-blur,background-blur]
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { ffmpegPath } from "../compute/video/ffmpeg.ts";
+import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
+import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const selfPath = fileURLToPath(import.meta.url);
+const cacheDir = join(tmpdir(), "obscura-bench-video");
+const CLIPS = [
+  { name: "720p", width: 1280, height: 720, seconds: 20, fps: 25 },
+  { name: "1080p", width: 1920, height: 1080, seconds: 20, fps: 25 },
+];
+const DEFAULT_PIPELINES = ["face-blur"];
+
+interface CaseResult {
+  frames: number;
+  seconds: number;
+}
+
+// ---- child: run one case, print its result as JSON ----
+async function runCase(kind: string, clip: string, out: string): Promise<CaseResult> {
+  const started = performance.now();
+  if (kind === "floor") {
+    await new Promise<void>((ok, fail) => {
+      const child = spawn(ffmpegPath(), [
+        "-hide_banner", "-nostdin", "-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-map", "0:a:0?",
+        ...encoderSettingsArgs(DEFAULT_ENCODER), "-c:a", "copy", "-movflags", "+faststart", out,
+      ], { stdio: "inherit" });
+      child.on("close", (code) => (code === 0 ? ok() : fail(new Error(`ffmpeg exited ${code}`))));
+    });
+    return { frames: await countFrames(clip), seconds: (performance.now() - started) / 1000 };
+  }
+  if (kind === "identity") {
+    const result = await processVideo(clip, out, { processor: async (f) => f });
+    return { frames: result.frames, seconds: (performance.now() - started) / 1000 };
+  }
+  const module = (await import(pathToFileURL(pipelinePath(kind)).href)) as { run?: (i: string, o: string, opts?: object) => Promise<unknown> };
+  if (typeof module.run !== "function") throw new Error(`${pipelinePath(kind)} does not export run(inputPath, outputPath, options)`);
+  await module.run(clip, out, {});
+  return { frames: await countFrames(clip), seconds: (performance.now() - started) / 1000 };
+}
+
+async function countFrames(clip: string): Promise<number> {
+  const { probeVideo } = await import("../compute/video/probe.ts");
+  return (await probeVideo(clip)).frameCount;
+}
+
+function pipelinePath(name: string): string {
+  return join(repoRoot, "compute/pipelines/video", `${name}.ts`);
+}
+
+// ---- parent: sample the process tree's memory while a case runs ----
+function treeRssKb(pid: number): number {
+  let total = 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const child of children ? children.split(/\s+/) : []) total += treeRssKb(Number(child));
+    }
+  } catch {
+    // The process ended between listing and reading.
+  }
+  return total;
+}
+
+async function measure(kind: string, clip: string): Promise<CaseResult & { peakRssMb: number | null }> {
+  const out = join(cacheDir, `out-${kind}-${process.pid}.mp4`);
+  try {
+    const child = spawn(process.execPath, [selfPath, "--case", kind, clip, out], { stdio: ["ignore", "pipe", "inherit"] });
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    let peak = 0;
+    const canSample = existsSync("/proc/self/status");
+    const timer = setInterval(() => (peak = Math.max(peak, treeRssKb(child.pid!))), 25);
+    const code = await new Promise<number | null>((ok) => child.on("close", ok));
+    clearInterval(timer);
+    if (code !== 0) throw new Error(`case ${kind} failed (exit ${code})`);
+    const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as CaseResult;
+    return { ...result, peakRssMb: canSample ? peak / 1024 : null };
+  } finally {
+    await rm(out, { force: true });
+  }
+}
+
+async function clipFor(spec: (typeof CLIPS)[number]): Promise<string> {
+  const path = join(cacheDir, `panzoom-${spec.name}-${spec.seconds}s-${spec.fps}fps.mp4`);
+  if (!existsSync(path)) {
+    process.stdout.write(`generating ${spec.name} clip (${spec.width}x${spec.height}, ${spec.seconds} s)... `);
+    const t = performance.now();
+    await makePanZoomVideo({ outPath: `${path}.part.mp4`, width: spec.width, height: spec.height, seconds: spec.seconds, fps: spec.fps, supersample: 1 });
+    const { rename } = await import("node:fs/promises");
+    await rename(`${path}.part.mp4`, path);
+    console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
+  }
+  return path;
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === "--case") {
+    const result = await runCase(args[1], args[2], args[3]);
+    console.log(JSON.stringify(result));
+    return;
+  }
+  const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+  const pipelines = args.includes("--pipelines") ? args[args.indexOf("--pipelines") + 1].split(",") : DEFAULT_PIPELINES;
+  await mkdir(cacheDir, { recursive: true });
+  console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf} yuv420p; node ${process.version}; ${(await import("node:os")).cpus().length} cores`);
+  const available = pipelines.filter((name) => existsSync(pipelinePath(name)));
+  for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: pipeline not available yet (no compute/pipelines/video/${name}.ts)`);
+
+  const rows: string[][] = [["clip", "case", "frames", "seconds", "fps", "x floor time", "peak RSS MB"]];
+  for (const spec of CLIPS) {
+    if (only && spec.name !== only) continue;
+    const clip = await clipFor(spec);
+    let floorSeconds = 0;
+    for (const kind of ["floor", "identity", ...available]) {
+      const r = await measure(kind, clip);
+      if (kind === "floor") floorSeconds = r.seconds;
+      rows.push([
+        spec.name, kind, String(r.frames), r.seconds.toFixed(2), (r.frames / r.seconds).toFixed(1),
+        (r.seconds / floorSeconds).toFixed(2), r.peakRssMb === null ? "n/a" : r.peakRssMb.toFixed(0),
+      ]);
+      console.log(rows.at(-1)!.join("\t"));
+    }
+  }
+  console.log("");
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  "));
+}
+
+await main();

@@ -1,0 +1,174 @@
+// The compute service: runs features on media for the Worker. Every request must carry the
+// Worker's signature. Sync tasks answer with the result; async tasks (with a callback URL)
+// answer 202 and report progress, result or failure by signed callbacks.
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createReadStream } from "node:fs";
+import { ApiError, errorEnvelope } from "../schema/errors.ts";
+import { HEALTH_PATH, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, signedParts, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, verifyParts } from "../schema/signing.ts";
+import { JobReporter } from "./callbacks.ts";
+import { Slots } from "./slots.ts";
+import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
+import type { TaskContext, TaskResult } from "./tasks/types.ts";
+
+const MAX_REQUEST_BYTES = 64 * 1024;
+
+export interface ComputeOptions {
+  port: number;
+  host: string;
+  secret: string;
+  /** Tasks run at once (CPU-bound: about one per core pair). */
+  concurrency: number;
+  /** Sync tasks allowed to wait for a slot; beyond that: 503 so the Worker tries another instance. */
+  maxWaiting: number;
+}
+
+export function startCompute(options: ComputeOptions) {
+  const tasks = loadTasks();
+  const slots = new Slots(options.concurrency, options.maxWaiting);
+
+  async function readBody(req: IncomingMessage): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_REQUEST_BYTES) throw new ApiError("invalid_request", "Task request too large.");
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
+
+  async function verify(req: IncomingMessage, path: string, body: string): Promise<void> {
+    const ok = await verifyParts(options.secret, signedParts(req.method ?? "", path, await sha256Hex(body)), header(req, TIMESTAMP_HEADER), header(req, SIGNATURE_HEADER));
+    if (!ok) throw new ApiError("unauthorized", "Missing or invalid request signature.");
+  }
+
+  async function withWorkDir<T>(fn: (ctx: Omit<TaskContext, "progress">) => Promise<T>, signal: AbortSignal): Promise<T> {
+    const workDir = await mkdtemp(join(tmpdir(), "obscura-task-"));
+    try {
+      return await fn({ workDir, signal });
+    } finally {
+      await rm(workDir, { recursive: true, force: true });
+    }
+  }
+
+  async function handleTask(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+    const task = JSON.parse(body) as TaskRequest;
+    const runner = tasks.get(task.feature);
+    if (!runner) throw new ApiError("not_implemented", `${task.feature} is not available on this compute instance.`);
+
+    if (task.callback_url) {
+      // Async: accepted while the waiting line has room (else 503 and the queue retries later);
+      // the reporter's heartbeat keeps the job alive while it waits for a slot.
+      if (slots.full) throw new ApiError("compute_unavailable", "This compute instance is busy.");
+      send(res, 202, { accepted: true });
+      const reporter = new JobReporter(options.secret, task.callback_url);
+      const abort = new AbortController();
+      void (async () => {
+        const release = await slots.acquire(true);
+        try {
+          await withWorkDir(async (ctx) => {
+            const result = await runner.run(task, { ...ctx, progress: (p) => reporter.progress(p) });
+            if (result.type === "json") throw new Error("async tasks must produce media");
+            await reporter.complete(result.type === "media" ? { body: result.body } : { path: result.path }, result.contentType, result.durationSeconds);
+          }, abort.signal);
+        } catch (err) {
+          const e = asApiError(err);
+          await reporter.fail(e.code, e.message);
+        } finally {
+          reporter.stop();
+          release?.();
+        }
+      })();
+      return;
+    }
+
+    const release = await slots.acquire();
+    if (!release) throw new ApiError("compute_unavailable", "This compute instance is busy.");
+    const abort = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    try {
+      await withWorkDir(async (ctx) => {
+        const result = await runner.run(task, { ...ctx, progress: () => {} });
+        await sendResult(res, result);
+      }, abort.signal);
+    } finally {
+      release();
+    }
+  }
+
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? "/", "http://compute").pathname;
+    try {
+      if (req.method === "GET" && path === HEALTH_PATH) {
+        const health: ComputeHealth = { ok: true, features: [...tasks.keys()], models: modelStatuses(), busy: slots.busy, capacity: options.concurrency };
+        return send(res, 200, health);
+      }
+      if (req.method !== "POST" || (path !== TASKS_PATH && path !== PROBE_PATH)) throw new ApiError("not_found", `No route ${req.method} ${path}.`);
+      const body = await readBody(req);
+      await verify(req, path, body);
+      if (path === PROBE_PATH) {
+        const { media } = JSON.parse(body) as { media: TaskRequest["media"] };
+        const abort = new AbortController();
+        return send(res, 200, await withWorkDir((ctx) => probeTask(media, ctx), abort.signal));
+      }
+      await handleTask(req, res, body);
+    } catch (err) {
+      const e = asApiError(err);
+      if (!res.headersSent) send(res, e.status, errorEnvelope(e.code, e.message));
+      else res.destroy();
+    }
+  });
+
+  server.listen(options.port, options.host);
+  void warmUp();
+  return server;
+}
+
+function asApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  console.error("compute task failed:", err instanceof Error ? (err.stack ?? err.message) : err);
+  return new ApiError("internal_error", "Processing failed unexpectedly; nothing was charged.");
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function sendResult(res: ServerResponse, result: TaskResult): Promise<void> {
+  if (result.type === "json") return send(res, 200, result.body);
+  const headers: Record<string, string> = { "content-type": result.contentType };
+  if (result.durationSeconds !== undefined) headers[RESULT_DURATION_HEADER] = String(result.durationSeconds);
+  if (result.type === "media") {
+    res.writeHead(200, { ...headers, "content-length": String(result.body.length) });
+    res.end(result.body);
+    return;
+  }
+  res.writeHead(200, headers);
+  await new Promise<void>((resolve, reject) => createReadStream(result.path).on("error", reject).pipe(res).on("finish", resolve));
+}
+
+// Run directly: `node compute/server.ts` (npm start does this).
+if (import.meta.main) {
+  const secret = process.env.SIGNING_SECRET;
+  if (!secret) {
+    console.error("SIGNING_SECRET must be set (the same secret the Worker has).");
+    process.exit(1);
+  }
+  const port = Number(process.env.COMPUTE_PORT ?? 8788);
+  const host = process.env.COMPUTE_HOST ?? "127.0.0.1";
+  startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 1), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });
+  console.log(`compute listening on http://${host}:${port}`);
+}

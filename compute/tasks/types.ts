@@ -1,0 +1,21 @@
+import type { TaskRequest } from "../../schema/compute-protocol.ts";
+
+export interface TaskContext {
+  signal: AbortSignal;
+  /** 0..100; reported to the job (async tasks) and used as the heartbeat. */
+  progress(percent: number): void;
+  /** A private temporary directory, removed after the task whatever happens. */
+  workDir: string;
+}
+
+export type TaskResult =
+  | { type: "media"; body: Buffer; contentType: string; durationSeconds?: number }
+  | { type: "file"; path: string; contentType: string; durationSeconds?: number }
+  | { type: "json"; body: unknown };
+
+/** One feature as the compute service runs it: media in (by URL), result out. */
+export interface Task {
+  feature: string;
+  media: "image" | "video";
+  run(request: TaskRequest, ctx: TaskContext): Promise<TaskResult>;
+}

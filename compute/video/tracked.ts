@@ -1,0 +1,113 @@
+// The glue a detector-based video feature needs: detect on (some) frames, track, and cover every
+// frame, as a ChunkProcessor for processVideo. Feature pipelines supply two functions: `detect`
+// (the model) and `apply` (the effect on the boxes/masks of one frame).
+//
+// Mapping of the blur-anything request fields:
+//   sam3_chunk_size -> chunkSize: frames handed over per processChunk call (and thus decoded ahead
+//                      and held in memory at once; the pipeline caps it by bytes).
+//   sam3_batch_size -> batchSize: frames per detector call, for models that run a batch at once.
+//
+// Skip policy: with detectEvery = k > 1 the detector runs on frames 0, k, 2k, ... and on the
+// last frame; frames in between are covered by the interpolation between the detections on either
+// side (plus a margin that grows with the distance to them), and a face that appears in between
+// is covered back to the previous detection run by the tracker's backfill. That needs a look-ahead
+// of at least k-1 frames, which is enforced: skipping is never allowed to leave frames uncovered.
+// The default look-ahead is 2k-1, so backfilled boxes follow the new track's measured velocity.
+import type { Detection, Frame } from "../types.ts";
+import type { ChunkProcessor } from "./stream.ts";
+import { Tracker } from "./tracker.ts";
+import type { FrameCoverage, TrackerOptions } from "./tracker.ts";
+
+export interface TrackedProcessorOptions {
+  /** The model: one Detection[] per given frame. Called with at most `batchSize` frames. */
+  detect(frames: Frame[], indices: number[]): Promise<Detection[][]>;
+  /** The effect: cover `coverage.boxes` (and/or the masks in `coverage.detections`) in this frame. */
+  apply(frame: Frame, coverage: FrameCoverage): Promise<Frame>;
+  /** Frames per processChunk call (sam3_chunk_size). Default 32. */
+  chunkSize?: number;
+  /** Frames per detector call (sam3_batch_size). Default 8. */
+  batchSize?: number;
+  /** Run the detector on every k-th frame (and the last frame). Default 1: every frame. */
+  detectEvery?: number;
+  /**
+   * Tracker settings. lookahead defaults to max(smoothingRadius, 2 * detectEvery - 1): k-1 frames
+   * are needed to backfill a face that appears between detection runs, and k more let its
+   * velocity (known from its second detection) move those backfilled boxes before they are final.
+   */
+  tracker?: Partial<TrackerOptions>;
+}
+
+export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcessor & { readonly tracker: () => Tracker | null } {
+  const every = Math.max(1, Math.floor(options.detectEvery ?? 1));
+  const batchSize = Math.max(1, Math.floor(options.batchSize ?? 8));
+  const radius = options.tracker?.smoothingRadius ?? 3;
+  const lookahead = options.tracker?.lookahead ?? Math.max(radius, 2 * every - 1);
+  if (lookahead < every - 1) {
+    throw new Error(`detectEvery=${every} needs a tracker look-ahead of at least ${every - 1} frames to keep every frame covered (got ${lookahead}).`);
+  }
+  let tracker: Tracker | null = null;
+  const held: Frame[] = []; // received, not yet returned; held[0] is frame `heldStart`
+  let heldStart = 0;
+  let deferred: number[] = []; // skipped frames not yet pushed to the tracker
+
+  const detectIn = async (frames: Frame[], indices: number[]): Promise<Map<number, Detection[]>> => {
+    const found = new Map<number, Detection[]>();
+    for (let i = 0; i < frames.length; i += batchSize) {
+      const batchIndices = indices.slice(i, i + batchSize);
+      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices);
+      if (result.length !== batchIndices.length) throw new Error(`detect returned ${result.length} results for ${batchIndices.length} frames`);
+      batchIndices.forEach((index, j) => found.set(index, result[j]));
+    }
+    return found;
+  };
+
+  const emit = async (coverages: FrameCoverage[]): Promise<Frame[]> => {
+    const out: Frame[] = [];
+    for (const coverage of coverages) {
+      if (coverage.index !== heldStart) throw new Error(`coverage for frame ${coverage.index}, expected ${heldStart}`);
+      const frame = held.shift()!;
+      heldStart++;
+      out.push(await options.apply(frame, coverage));
+    }
+    return out;
+  };
+
+  const pushDetected = (index: number, detections: Detection[]): FrameCoverage[] => {
+    const coverages: FrameCoverage[] = [];
+    for (const skipped of deferred) coverages.push(...tracker!.push(skipped, null));
+    deferred = [];
+    coverages.push(...tracker!.push(index, detections));
+    return coverages;
+  };
+
+  return {
+    chunkSize: Math.max(1, Math.floor(options.chunkSize ?? 32)),
+    tracker: () => tracker,
+    async processChunk(frames, startIndex) {
+      tracker ??= new Tracker({ ...options.tracker, lookahead, frameWidth: frames[0].width, frameHeight: frames[0].height });
+      held.push(...frames);
+      const indices = frames.map((_, i) => startIndex + i).filter((index) => index % every === 0);
+      const detections = await detectIn(indices.map((index) => frames[index - startIndex]), indices);
+      const coverages: FrameCoverage[] = [];
+      for (let i = 0; i < frames.length; i++) {
+        const index = startIndex + i;
+        const found = detections.get(index);
+        if (found) coverages.push(...pushDetected(index, found));
+        else deferred.push(index);
+      }
+      return emit(coverages);
+    },
+    async flush() {
+      if (!tracker) return [];
+      const coverages: FrameCoverage[] = [];
+      const last = deferred.pop();
+      if (last !== undefined) {
+        // The last frame is always detected, so the tail is interpolated, not only extrapolated.
+        const found = await detectIn([held[last - heldStart]], [last]);
+        coverages.push(...pushDetected(last, found.get(last)!));
+      }
+      coverages.push(...tracker.finish());
+      return emit(coverages);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Operator commands against the running service (they use the same code path as the Worker):
+//   npm run --silent keys:create -- --email EMAIL [--name NAME] [--tier free|pro|enterprise] [--credits N] [--daily-limit N] [--key-name NAME]
+//   npm run --silent keys:revoke -- (--key KEY | --key-id ID)
+// keys:create prints the plaintext key as the last line of stdout. It is shown only this once.
+import { parseArgs } from "node:util";
+import { signedParts } from "../schema/compute-protocol.ts";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../schema/signing.ts";
+import { readLocalStack } from "./local-stack.ts";
+
+const [command, ...rest] = process.argv.slice(2);
+
+async function signedPost(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const stack = process.env.OBSCURA_URL && process.env.SIGNING_SECRET
+    ? { workerUrl: process.env.OBSCURA_URL, secret: process.env.SIGNING_SECRET }
+    : await readLocalStack();
+  const text = JSON.stringify(body);
+  const { timestamp, signature } = await signParts(stack.secret, signedParts("POST", path, await sha256Hex(text)));
+  const res = await fetch(stack.workerUrl + path, { method: "POST", body: text, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  const json = (await res.json()) as Record<string, unknown> & { error?: { message: string } };
+  if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
+  return json;
+}
+
+function intOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+try {
+  if (command === "create") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { email: { type: "string" }, name: { type: "string" }, tier: { type: "string" }, credits: { type: "string" }, "daily-limit": { type: "string" }, "key-name": { type: "string" } },
+    });
+    if (!values.email) throw new Error("--email is required");
+    const out = await signedPost("/internal/admin/keys", {
+      email: values.email,
+      name: values.name,
+      tier: values.tier,
+      credits: intOption(values.credits, "credits"),
+      daily_limit: intOption(values["daily-limit"], "daily-limit"),
+      key_name: values["key-name"],
+    });
+    console.error(`account ${out.account_id}, key ${out.key_id}. The key below is shown only once:`);
+    console.log(out.key);
+  } else if (command === "revoke") {
+    const { values } = parseArgs({ args: rest, options: { key: { type: "string" }, "key-id": { type: "string" } } });
+    if (!values.key && !values["key-id"]) throw new Error("--key or --key-id is required");
+    const out = await signedPost("/internal/admin/keys/revoke", { key: values.key, key_id: values["key-id"] });
+    console.log(`revoked ${out.key_id}`);
+  } else {
+    throw new Error("usage: keys.ts create|revoke ...");
+  }
+} catch (err) {
+  console.error(`error: ${(err as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,283 @@
+// Pixel effects on real photos (test/fixtures/photos: skimage's astronaut, face-api group photos,
+// with face boxes in faces.json): blurred regions lose most of their detail, everything outside
+// stays byte-identical, masks keep the covered area fully covered.
+import { describe, expect, it, beforeAll } from "vitest";
+import { readFileSync } from "node:fs";
+import sharp from "sharp";
+import type { Box, Frame, Mask } from "../../compute/types.ts";
+import {
+  blurSigma, pixelBlockSize, pixelationToStrength, backgroundBlurSigma,
+  gaussianBlur, pixelate, blurRegions,
+  ellipseMask, rectMask, featherMask, dilateMask, resizeMask, blurMask,
+  composite, fillBackground, withAlpha, parseHexColor, growBox,
+} from "../../compute/effects/index.ts";
+
+const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
+const faces = JSON.parse(readFileSync(new URL("faces.json", PHOTOS), "utf8")) as Record<string, [number, number, number, number][]>;
+
+async function loadFrame(name: string, channels: 3 | 4 = 3): Promise<Frame> {
+  const img = sharp(readFileSync(new URL(name, PHOTOS))).toColourspace("srgb");
+  const { data, info } = await (channels === 4 ? img.ensureAlpha() : img.removeAlpha()).raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels };
+}
+
+const toBox = ([x, y, width, height]: [number, number, number, number]): Box => ({ x, y, width, height });
+
+/** Mean squared Laplacian of the luma inside a box: a sharpness measure. */
+function sharpness(f: Frame, b: Box): number {
+  const c = f.channels;
+  const luma = (x: number, y: number) => {
+    const i = (y * f.width + x) * c;
+    return 0.299 * f.data[i] + 0.587 * f.data[i + 1] + 0.114 * f.data[i + 2];
+  };
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.max(1, Math.floor(b.y)); y < Math.min(f.height - 1, b.y + b.height); y++) {
+    for (let x = Math.max(1, Math.floor(b.x)); x < Math.min(f.width - 1, b.x + b.width); x++) {
+      const lap = 4 * luma(x, y) - luma(x - 1, y) - luma(x + 1, y) - luma(x, y - 1) - luma(x, y + 1);
+      sum += lap * lap;
+      n++;
+    }
+  }
+  return sum / n;
+}
+
+/** PSNR (dB) between two frames over the pixels where `where(x, y)` is true; Infinity if equal. */
+function psnr(a: Frame, b: Frame, where: (x: number, y: number) => boolean = () => true): number {
+  let se = 0;
+  let n = 0;
+  for (let y = 0; y < a.height; y++) {
+    for (let x = 0; x < a.width; x++) {
+      if (!where(x, y)) continue;
+      const i = (y * a.width + x) * a.channels;
+      for (let k = 0; k < a.channels; k++) {
+        const d = a.data[i + k] - b.data[i + k];
+        se += d * d;
+        n++;
+      }
+    }
+  }
+  return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
+}
+
+/** The rectangle an effect may touch: the grown box plus its feather (+1 px rounding). */
+function touched(b: Box, grow = 0.15, feather = 0.1): Box {
+  const g = growBox(b, grow);
+  const f = feather * Math.min(g.width, g.height) + 2;
+  return { x: g.x - f, y: g.y - f, width: g.width + 2 * f, height: g.height + 2 * f };
+}
+const inside = (b: Box) => (x: number, y: number) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
+const outsideAll = (bs: Box[]) => (x: number, y: number) => !bs.some((b) => inside(b)(x, y));
+
+describe("strength mapping", () => {
+  it("blurSigma is monotonic in strength and region size, and strength 0 still hides (>= 8% of the region)", () => {
+    let prev = 0;
+    for (let s = 0; s <= 1.0001; s += 0.1) {
+      const sigma = blurSigma(s, 100);
+      expect(sigma).toBeGreaterThan(prev);
+      prev = sigma;
+    }
+    expect(blurSigma(0, 100)).toBeGreaterThanOrEqual(8);
+    expect(blurSigma(0.7, 100)).toBeCloseTo(19.9, 1);
+    expect(blurSigma(1, 100)).toBeCloseTo(25, 5);
+    expect(blurSigma(0.7, 400)).toBeGreaterThan(blurSigma(0.7, 100));
+    expect(blurSigma(0, 5)).toBeGreaterThanOrEqual(1.5); // tiny faces get a floor
+    expect(blurSigma(-3, 100)).toBe(blurSigma(0, 100)); // clamped
+    expect(blurSigma(Number.NaN, 100)).toBe(blurSigma(0.7, 100)); // default
+  });
+
+  it("pixelBlockSize: 6 blocks across at 0, 3 at 1, monotonic; pixelation_strength folds onto 0..1", () => {
+    expect(pixelBlockSize(0, 120)).toBe(20);
+    expect(pixelBlockSize(1, 120)).toBe(40);
+    expect(pixelBlockSize(0.7, 120)).toBeGreaterThan(pixelBlockSize(0.3, 120));
+    expect(pixelBlockSize(0.5, 3)).toBe(2);
+    expect(pixelationToStrength(20)).toBeCloseTo(0.549, 2);
+    expect(pixelationToStrength(180)).toBeCloseTo(0.937, 2);
+    expect(pixelationToStrength(1000)).toBe(1);
+    expect(pixelationToStrength(0)).toBe(0);
+    expect(backgroundBlurSigma(0.7, 1000, 800)).toBeGreaterThan(backgroundBlurSigma(0, 1000, 800));
+  });
+});
+
+describe("blurRegions on real faces", () => {
+  let astro: Frame;
+  beforeAll(async () => {
+    astro = await loadFrame("astronaut.png");
+  });
+
+  it.each([0, 0.7, 1])("gaussian at strength %s: the face loses most of its detail, outside is byte-identical", async (s) => {
+    const face = toBox(faces["astronaut.png"][0]);
+    const sigma = blurSigma(s, Math.max(face.width, face.height));
+    const out = await blurRegions(astro, [face], { sigma, shape: "ellipse", grow: 0.15, feather: 0.1 });
+    expect(out.width).toBe(astro.width);
+    expect(out.channels).toBe(3);
+    // The inner face (eyes, nose, mouth) loses > 85% of its Laplacian energy even at strength 0.
+    const core: Box = { x: face.x + face.width * 0.2, y: face.y + face.height * 0.2, width: face.width * 0.6, height: face.height * 0.6 };
+    const drop = 1 - sharpness(out, core) / sharpness(astro, core);
+    expect(drop).toBeGreaterThan(0.85);
+    const t = touched(face);
+    expect(psnr(astro, out, (x, y) => !inside(t)(x, y))).toBe(Infinity);
+    // And the grown ellipse really is changed everywhere near its centre.
+    expect(psnr(astro, out, inside(core))).toBeLessThan(25);
+  });
+
+  it("stronger settings blur more (monotonic visible effect)", async () => {
+    const face = toBox(faces["astronaut.png"][0]);
+    const size = Math.max(face.width, face.height);
+    const results = await Promise.all([0, 0.5, 1].map((s) => blurRegions(astro, [face], { sigma: blurSigma(s, size) })));
+    const sh = results.map((r) => sharpness(r, face));
+    expect(sh[0]).toBeGreaterThan(sh[1]);
+    expect(sh[1]).toBeGreaterThan(sh[2]);
+  });
+
+  it("pixelates faces of a group photo into blocks, leaves the rest untouched", async () => {
+    const group = await loadFrame("group1.jpg");
+    const boxes = faces["group1.jpg"].map(toBox);
+    const t0 = Date.now();
+    const out = await blurRegions(group, boxes, { blockSize: pixelBlockSize(0.7, 240), shape: "rect", grow: 0.1, feather: 0.05 });
+    const ms = Date.now() - t0;
+    for (const b of boxes) {
+      // Inside the box the image is made of few flat blocks: far fewer distinct colours.
+      const colours = (f: Frame) => {
+        const set = new Set<number>();
+        for (let y = b.y; y < b.y + b.height; y++) for (let x = b.x; x < b.x + b.width; x++) {
+          const i = (y * f.width + x) * 3;
+          set.add((f.data[i] << 16) | (f.data[i + 1] << 8) | f.data[i + 2]);
+        }
+        return set.size;
+      };
+      expect(colours(out)).toBeLessThan(40);
+      expect(colours(group)).toBeGreaterThan(1000);
+      expect(1 - sharpness(out, b) / sharpness(group, b)).toBeGreaterThan(0.8);
+    }
+    expect(psnr(group, out, outsideAll(boxes.map((b) => touched(b, 0.1, 0.05))))).toBe(Infinity);
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it("works on RGBA frames and on boxes crossing the frame edge", async () => {
+    const rgba = await loadFrame("astronaut.png", 4);
+    const edgeBox: Box = { x: -30, y: -20, width: 120, height: 100 };
+    const out = await blurRegions(rgba, [edgeBox], { sigma: blurSigma(0.7, 120) });
+    expect(out.channels).toBe(4);
+    expect(out.data.length).toBe(rgba.data.length);
+    const visible: Box = { x: 0, y: 0, width: 80, height: 70 };
+    expect(1 - sharpness(out, visible) / sharpness(rgba, visible)).toBeGreaterThan(0.8);
+    expect(psnr(rgba, out, (x, y) => x > 200 || y > 200)).toBe(Infinity);
+  });
+
+  it("refuses an ambiguous effect", async () => {
+    await expect(blurRegions(astro, [], {})).rejects.toThrow(/exactly one/);
+    await expect(blurRegions(astro, [], { sigma: 3, blockSize: 4 })).rejects.toThrow(/exactly one/);
+  });
+});
+
+describe("whole-frame effects", () => {
+  it("gaussianBlur with a large sigma (shrink-blur-enlarge) matches a direct gaussian closely and is fast", async () => {
+    const f = await loadFrame("group1.jpg");
+    const sigma = 24;
+    const t0 = Date.now();
+    const fast = await gaussianBlur(f, sigma);
+    const ms = Date.now() - t0;
+    const { data } = await sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } })
+      .blur({ sigma, minAmplitude: 0.001, precision: "float" }).raw().toBuffer({ resolveWithObject: true });
+    const exact: Frame = { ...f, data };
+    expect(psnr(fast, exact)).toBeGreaterThan(33);
+    expect(fast.width).toBe(f.width);
+    expect(ms).toBeLessThan(1500);
+    expect(psnr(await gaussianBlur(f, 0), f)).toBe(Infinity);
+  });
+
+  it("pixelate makes uniform blocks holding the block's mean colour", async () => {
+    const f = await loadFrame("astronaut.png");
+    const out = await pixelate(f, 16);
+    for (const [bx, by] of [[0, 0], [160, 96], [496, 496]]) {
+      const sum = [0, 0, 0];
+      const first = out.data.subarray((by * f.width + bx) * 3, (by * f.width + bx) * 3 + 3);
+      for (let y = by; y < by + 16; y++) for (let x = bx; x < bx + 16; x++) {
+        const i = (y * f.width + x) * 3;
+        for (let k = 0; k < 3; k++) {
+          expect(out.data[i + k]).toBe(first[k]);
+          sum[k] += f.data[i + k];
+        }
+      }
+      for (let k = 0; k < 3; k++) expect(Math.abs(first[k] - sum[k] / 256)).toBeLessThanOrEqual(0.5);
+    }
+  });
+});
+
+describe("masks", () => {
+  const box: Box = { x: 40, y: 30, width: 40, height: 60 };
+
+  it("ellipseMask: the grown ellipse is fully covered, the feather lies outside it, far away is 0", () => {
+    const m = ellipseMask(160, 160, [box], { grow: 0.25, feather: 0.2 });
+    const at = (x: number, y: number) => m.data[y * 160 + x];
+    expect(at(60, 60)).toBe(255); // centre
+    // Grown half-axes: 20 * 1.5 = 30 horizontally, 30 * 1.5 = 45 vertically; the ellipse edge
+    // at x = 60 - 30 = 30 is still fully covered; the feather (0.2 * 60 = 12 px) fades after it.
+    expect(at(31, 60)).toBe(255);
+    expect(at(60, 16)).toBe(255);
+    expect(at(24, 60)).toBeGreaterThan(0);
+    expect(at(24, 60)).toBeLessThan(255);
+    expect(at(17, 60)).toBe(0);
+    expect(at(150, 150)).toBe(0);
+    // Monotonic fall along a ray.
+    for (let x = 30; x > 16; x--) expect(at(x - 1, 60)).toBeLessThanOrEqual(at(x, 60));
+  });
+
+  it("rectMask covers the grown rectangle exactly, with rounded feather corners", () => {
+    const m = rectMask(100, 100, [{ x: 20, y: 20, width: 20, height: 20 }], { grow: 0, feather: 0.5 });
+    expect(m.data[20 * 100 + 20]).toBe(255);
+    expect(m.data[39 * 100 + 39]).toBe(255);
+    expect(m.data[30 * 100 + 45]).toBeGreaterThan(0);
+    expect(m.data[30 * 100 + 52]).toBe(0);
+    expect(m.data[0]).toBe(0);
+  });
+
+  it("dilate, outward feather and resize", () => {
+    const m: Mask = { data: new Uint8Array(50 * 50), width: 50, height: 50 };
+    for (let y = 20; y < 30; y++) for (let x = 20; x < 30; x++) m.data[y * 50 + x] = 255;
+    const d = dilateMask(m, 3);
+    expect(d.data[17 * 50 + 17]).toBe(255);
+    expect(d.data[16 * 50 + 25]).toBe(0);
+    const f = featherMask(m, 6);
+    for (let y = 20; y < 30; y++) for (let x = 20; x < 30; x++) expect(f.data[y * 50 + x]).toBeGreaterThanOrEqual(240);
+    expect(f.data[25 * 50 + 33]).toBeGreaterThan(0); // ramp outside
+    expect(f.data[0]).toBe(0);
+    const centred = featherMask(m, 6, { outward: false });
+    expect(centred.data[25 * 50 + 20]).toBeLessThan(f.data[25 * 50 + 20]);
+    const b = blurMask(m, 2);
+    expect(b.data[25 * 50 + 25]).toBe(255);
+    const r = resizeMask(m, 100, 100);
+    expect(r.width).toBe(100);
+    expect(r.data[50 * 100 + 50]).toBe(255);
+    expect(r.data[10 * 100 + 10]).toBe(0);
+  });
+});
+
+describe("compositing", () => {
+  const base: Frame = { data: Buffer.alloc(4 * 3, 10), width: 2, height: 2, channels: 3 };
+  const over: Frame = { data: Buffer.alloc(4 * 3, 250), width: 2, height: 2, channels: 3 };
+  const mask: Mask = { data: Uint8Array.from([0, 255, 128, 64]), width: 2, height: 2 };
+
+  it("composite blends per pixel", () => {
+    const out = composite(base, over, mask);
+    expect([...out.data.subarray(0, 3)]).toEqual([10, 10, 10]);
+    expect([...out.data.subarray(3, 6)]).toEqual([250, 250, 250]);
+    expect(out.data[6]).toBe(130);
+    expect(out.data[9]).toBe(70);
+    expect(() => composite(base, { ...over, width: 1 }, mask)).toThrow(/size/);
+  });
+
+  it("fillBackground keeps the foreground and fills the rest; withAlpha makes RGBA", () => {
+    const fb = fillBackground(base, mask, parseHexColor("#00FF00")!);
+    expect([...fb.data.subarray(0, 3)]).toEqual([0, 255, 0]);
+    expect([...fb.data.subarray(3, 6)]).toEqual([10, 10, 10]);
+    const wa = withAlpha(base, mask);
+    expect(wa.channels).toBe(4);
+    expect([...wa.data]).toEqual([10, 10, 10, 0, 10, 10, 10, 255, 10, 10, 10, 128, 10, 10, 10, 64]);
+    const wa2 = withAlpha(wa, { ...mask, data: Uint8Array.from([255, 128, 255, 255]) });
+    expect(wa2.data[7]).toBe(128);
+    expect(parseHexColor("#abc")).toEqual([170, 187, 204]);
+    expect(parseHexColor("green")).toBeNull();
+  });
+});

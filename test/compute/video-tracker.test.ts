@@ -1,0 +1,177 @@
+// Tracker and tracked-processor behaviour on synthetic detections with known true positions.
+import { describe, expect, it } from "vitest";
+import type { Box, Detection, Frame } from "../../compute/types.ts";
+import { assign, FORBIDDEN } from "../../compute/video/assignment.ts";
+import { trackedProcessor } from "../../compute/video/tracked.ts";
+import { Tracker } from "../../compute/video/tracker.ts";
+import type { FrameCoverage, TrackedBox } from "../../compute/video/tracker.ts";
+
+const det = (b: Box, label = "face", score = 0.9): Detection => ({ ...b, label, score });
+const contains = (outer: Box, inner: Box) =>
+  outer.x <= inner.x + 1e-6 && outer.y <= inner.y + 1e-6 &&
+  outer.x + outer.width >= inner.x + inner.width - 1e-6 && outer.y + outer.height >= inner.y + inner.height - 1e-6;
+
+/** Deterministic noise in [-1, 1]. */
+function noise(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) >>> 0;
+    return (s / 2 ** 32) * 2 - 1;
+  };
+}
+
+function run(tracker: Tracker, frames: Array<Detection[] | null>): FrameCoverage[] {
+  const out: FrameCoverage[] = [];
+  frames.forEach((d, i) => out.push(...tracker.push(i, d)));
+  out.push(...tracker.finish());
+  return out;
+}
+
+describe("assign (Hungarian)", () => {
+  it("finds the optimal matching where greedy would not, and respects forbidden pairs", () => {
+    // Greedy takes (0,0)=1 then (1,1)=10: total 11. Optimal: (0,1)+(1,0) = 2+2 = 4.
+    expect(assign([[1, 2], [2, 10]])).toEqual([1, 0]);
+    expect(assign([[FORBIDDEN, 1], [FORBIDDEN, 2]])).toEqual([1, -1]);
+    expect(assign([[0.5], [0.2], [0.9]])).toEqual([-1, 0, -1]);
+  });
+});
+
+describe("Tracker", () => {
+  const truth = (i: number): Box => ({ x: 50 + 5 * i, y: 100 + 2 * i, width: 60, height: 60 });
+
+  for (const lookahead of [0, 6]) {
+    it(`keeps a face covered through 3 missed frames (lookahead ${lookahead}), with one id`, () => {
+      const frames = Array.from({ length: 30 }, (_, i) => (i >= 10 && i <= 12 ? [] : [det(truth(i))]));
+      const coverage = run(new Tracker({ lookahead }), frames);
+      expect(coverage.map((c) => c.index)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      for (const c of coverage) {
+        expect(c.boxes, `frame ${c.index}`).toHaveLength(1);
+        expect(contains(c.boxes[0], truth(c.index)), `frame ${c.index} covered`).toBe(true);
+      }
+      expect(new Set(coverage.map((c) => c.boxes[0].trackId)).size).toBe(1);
+      const gapSources = coverage.slice(10, 13).map((c) => c.boxes[0].source);
+      // Without look-ahead the gap is predicted; with it, interpolated between the detections.
+      expect(gapSources).toEqual(Array(3).fill(lookahead >= 4 ? "interpolated" : "predicted"));
+    });
+  }
+
+  it("ends a track after maxMissed unmatched detection runs", () => {
+    const frames = Array.from({ length: 30 }, (_, i) => (i < 10 ? [det(truth(i))] : []));
+    const coverage = run(new Tracker({ maxMissed: 4 }), frames);
+    const covered = coverage.filter((c) => c.boxes.length > 0).map((c) => c.index);
+    expect(covered).toEqual(Array.from({ length: 14 }, (_, i) => i)); // 10 detected + 4 predicted
+  });
+
+  it("keeps ids when two faces cross", () => {
+    const n = 60;
+    const rnd = noise(7);
+    const a = (i: number): Box => ({ x: 20 + 8 * i, y: 100, width: 50, height: 50 });
+    const b = (i: number): Box => ({ x: 500 - 8 * i, y: 110, width: 50, height: 50 });
+    const jitter = (box: Box): Box => ({ ...box, x: box.x + 2 * rnd(), y: box.y + 2 * rnd() });
+    // Order of detections alternates so that list position carries no identity.
+    const frames = Array.from({ length: n }, (_, i) => (i % 2 ? [det(jitter(b(i))), det(jitter(a(i)))] : [det(jitter(a(i))), det(jitter(b(i)))]));
+    const coverage = run(new Tracker({ lookahead: 3 }), frames);
+    const idOf = (c: FrameCoverage, truthBox: Box) => c.boxes.find((box) => contains(box, truthBox))?.trackId;
+    const idsA = new Set(coverage.map((c) => idOf(c, a(c.index))));
+    const idsB = new Set(coverage.map((c) => idOf(c, b(c.index))));
+    expect(idsA.size).toBe(1);
+    expect(idsB.size).toBe(1);
+    expect([...idsA][0]).not.toBe([...idsB][0]);
+    // Check the crossing itself: at the end, A's id is on the right, B's on the left.
+    const last = coverage.at(-1)!;
+    const boxA = last.boxes.find((box) => box.trackId === [...idsA][0])!;
+    const boxB = last.boxes.find((box) => box.trackId === [...idsB][0])!;
+    expect(boxA.x).toBeGreaterThan(boxB.x);
+  });
+
+  it("smooths jitter (without lagging) and still contains every raw detection", () => {
+    const rnd = noise(3);
+    const n = 80;
+    const raw = Array.from({ length: n }, (_, i) => {
+      const t = truth(i);
+      return { ...t, x: t.x + 4 * rnd(), y: t.y + 4 * rnd(), width: t.width + 3 * rnd(), height: t.height + 3 * rnd() };
+    });
+    const coverage = run(new Tracker({ lookahead: 3, smoothingRadius: 3 }), raw.map((r) => [det(r)]));
+    const centre = (b: Box) => b.x + b.width / 2;
+    const jitter = (xs: number[]) => xs.slice(2).reduce((s, x, i) => s + Math.abs(x - 2 * xs[i + 1] + xs[i]), 0) / (xs.length - 2);
+    const rawJitter = jitter(raw.map(centre));
+    const outJitter = jitter(coverage.map((c) => centre(c.boxes[0])));
+    expect(outJitter).toBeLessThan(rawJitter * 0.5);
+    // No lag: the covered centre follows the true centre, on average within a pixel.
+    const bias = coverage.reduce((s, c) => s + (centre(c.boxes[0]) - centre(truth(c.index))), 0) / n;
+    expect(Math.abs(bias)).toBeLessThan(1);
+    coverage.forEach((c) => expect(contains(c.boxes[0], raw[c.index])).toBe(true));
+  });
+
+  it("covers frames before a late first detection (look-ahead backfill), moved back along the velocity", () => {
+    // The face is there from frame 0 but the detector finds it only from frame 5.
+    const frames = Array.from({ length: 20 }, (_, i) => (i < 5 ? [] : [det(truth(i))]));
+    const coverage = run(new Tracker({ lookahead: 6 }), frames);
+    for (let i = 0; i < 20; i++) {
+      expect(coverage[i].boxes, `frame ${i}`).toHaveLength(1);
+      expect(contains(coverage[i].boxes[0], truth(i)), `frame ${i} covered`).toBe(true);
+    }
+    expect(coverage[0].boxes[0].source).toBe("backfilled");
+  });
+
+  it("keeps labels apart and clips to the frame", () => {
+    const tracker = new Tracker({ frameWidth: 100, frameHeight: 100 });
+    const out = run(tracker, [[det({ x: 80, y: 80, width: 30, height: 30 }, "face"), det({ x: 80, y: 80, width: 30, height: 30 }, "car")]]);
+    expect(out[0].boxes.map((b) => b.label).sort()).toEqual(["car", "face"]);
+    for (const b of out[0].boxes) expect(b.x + b.width).toBeLessThanOrEqual(100);
+  });
+});
+
+describe("trackedProcessor (detect every k frames)", () => {
+  // Tiny fake frames; what matters is which frames the detector sees and what gets covered.
+  const frame = (): Frame => ({ data: Buffer.alloc(4 * 4 * 3), width: 640, height: 360, channels: 3 });
+  const truth = (i: number): Box => ({ x: 100 + 6 * i, y: 50 + 3 * i, width: 40, height: 40 });
+
+  async function simulate(n: number, every: number, appearsAt: number, chunkSize: number) {
+    const detectedOn: number[] = [];
+    const covered = new Map<number, TrackedBox[]>();
+    const processor = trackedProcessor({
+      detectEvery: every,
+      chunkSize,
+      batchSize: 3,
+      async detect(frames, indices) {
+        expect(frames.length).toBeLessThanOrEqual(3);
+        detectedOn.push(...indices);
+        return indices.map((i) => (i >= appearsAt ? [det(truth(i))] : []));
+      },
+      async apply(f, coverage) {
+        covered.set(coverage.index, coverage.boxes);
+        return f;
+      },
+    });
+    let returned = 0;
+    for (let start = 0; start < n; start += chunkSize) {
+      const frames = Array.from({ length: Math.min(chunkSize, n - start) }, frame);
+      returned += (await processor.processChunk(frames, start)).length;
+    }
+    returned += (await processor.flush!()).length;
+    return { detectedOn, covered, returned };
+  }
+
+  it("detects on every 5th frame and the last, and covers every frame where the face is, including before its first detection", async () => {
+    const n = 43;
+    const { detectedOn, covered, returned } = await simulate(n, 5, 7, 8);
+    expect(returned).toBe(n);
+    expect(detectedOn).toEqual([0, 5, 10, 15, 20, 25, 30, 35, 40, 42]);
+    for (let i = 0; i < n; i++) {
+      const boxes = covered.get(i)!;
+      if (i >= 7) {
+        expect(boxes.length, `frame ${i}`).toBe(1);
+        expect(contains(boxes[0], truth(i)), `frame ${i} covered`).toBe(true);
+      }
+    }
+    // Frames 7..9 appear between detection runs 5 and 10: covered by backfill.
+    expect(covered.get(7)![0].source).toBe("backfilled");
+  });
+
+  it("refuses a look-ahead too short for the skip interval", () => {
+    expect(() =>
+      trackedProcessor({ detectEvery: 8, tracker: { lookahead: 3 }, detect: async () => [], apply: async (f) => f }),
+    ).toThrow(/look-ahead/);
+  });
+});
