@@ -70,7 +70,12 @@ export class FaceDetector {
       }
       if (this.blaze) {
         const side = Math.max(this.options.blazeTile, Math.round(long / 6));
-        for (const t of this.tiles(width, height, side)) found.push(...(await this.blaze.detect(image, t)));
+        for (const t of this.tiles(width, height, side)) {
+          // Tiles are for small faces; a face filling the tile is SSD's job on the whole frame, and
+          // BlazeFace's large boxes on tiles are mostly texture false positives.
+          const small = (await this.blaze.detect(image, t)).filter((d) => d.width <= 0.35 * t.width);
+          found.push(...small);
+        }
       }
       return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
     } finally {

@@ -7,7 +7,7 @@ import { tf } from "./runtime/tfjs.ts";
 
 export class SsdFaceModel extends Model<FaceApi> {
   readonly role = "face-detector";
-  minConfidence = 0.5;
+  minConfidence = 0.6;
 
   constructor() {
     super("face-api/ssd_mobilenetv1");

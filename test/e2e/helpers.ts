@@ -1,0 +1,60 @@
+// Helpers for end-to-end tests: keys through the operator route, API calls with a key.
+import { inject } from "vitest";
+import { signedParts } from "../../schema/compute-protocol.ts";
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
+
+export const baseUrl = () => inject("baseUrl");
+export const workerUrl = () => inject("workerUrl");
+
+export interface TestAccount {
+  key: string;
+  keyId: string;
+  accountId: string;
+}
+
+let counter = 0;
+
+/** A fresh account with a key, made through the same signed admin route as `npm run keys:create`. */
+export async function createAccount(opts: { credits?: number; tier?: "free" | "pro" | "enterprise"; dailyLimit?: number } = {}): Promise<TestAccount> {
+  const body = JSON.stringify({ email: `e2e-${Date.now()}-${counter++}@example.com`, credits: opts.credits ?? 100, tier: opts.tier, daily_limit: opts.dailyLimit });
+  const path = "/internal/admin/keys";
+  const { timestamp, signature } = await signParts(inject("signingSecret"), signedParts("POST", path, await sha256Hex(body)));
+  const res = await fetch(workerUrl() + path, { method: "POST", body, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  if (res.status !== 201) throw new Error(`admin route: ${res.status} ${await res.text()}`);
+  const out = (await res.json()) as { key: string; key_id: string; account_id: string };
+  return { key: out.key, keyId: out.key_id, accountId: out.account_id };
+}
+
+export function api(account: TestAccount | null, path: string, init: RequestInit & { json?: unknown } = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  if (account) headers.set("authorization", `Bearer ${account.key}`);
+  let body = init.body;
+  if (init.json !== undefined) {
+    headers.set("content-type", "application/json");
+    body = JSON.stringify(init.json);
+  }
+  return fetch(baseUrl() + path, { ...init, headers, body });
+}
+
+export async function credits(account: TestAccount) {
+  return (await (await api(account, "/me/credits")).json()) as { available_credits: number; total_purchased: number; total_spent: number; reserved_credits: number };
+}
+
+/** Polls a job until it is completed or failed. */
+export async function waitForJob(account: TestAccount, jobId: string, timeoutMs = 240_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = (await (await api(account, `/jobs/${jobId}`)).json()) as { status: string; result_url?: string; error?: { code: string; message: string }; progress: number; credits_used?: number };
+    if (job.status === "completed" || job.status === "failed") return job;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** Uploads bytes through the upload flow and returns the media URL. */
+export async function upload(account: TestAccount, kind: "image" | "video", bytes: Uint8Array): Promise<string> {
+  const ticket = (await (await api(account, `/uploads/${kind}`, { method: "POST", json: {} })).json()) as { upload_url: string; image_url?: string; video_url?: string };
+  const put = await fetch(ticket.upload_url, { method: "PUT", body: bytes, headers: { "content-length": String(bytes.byteLength) } });
+  if (!put.ok) throw new Error(`upload PUT: ${put.status} ${await put.text()}`);
+  return (ticket.image_url ?? ticket.video_url)!;
+}
