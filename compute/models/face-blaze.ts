@@ -18,7 +18,7 @@ function anchors(): Float32Array {
 
 export class BlazeFaceModel extends Model<tf.GraphModel> {
   readonly role = "face-detector";
-  minConfidence = 0.7;
+  minConfidence = 0.6;
   private readonly anchorXY = anchors();
 
   constructor() {

@@ -35,7 +35,7 @@ it("renders the API reference offline, listing every endpoint and error code", a
   }
   for (const code of ["unauthorized", "insufficient_credits", "rate_limited", "unsupported_prompt", "media_url_not_allowed"]) expect(text).toContain(code);
   // Laid out, not a wall of unstyled text: the stylesheet applied.
-  expect(await page.locator("table").first().evaluate((t) => getComputedStyle(t).borderCollapse)).toBe("collapse");
+  expect(await page.locator("table").first().evaluate((t) => (globalThis as unknown as { getComputedStyle(e: unknown): { borderCollapse: string } }).getComputedStyle(t).borderCollapse)).toBe("collapse");
   expect(foreign).toEqual([]);
   await mkdir("test-output/screenshots", { recursive: true });
   await page.screenshot({ path: "test-output/screenshots/api-docs.png" });

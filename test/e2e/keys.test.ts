@@ -21,5 +21,5 @@ it("keys:create prints a working key as the last line, keys:revoke makes it fail
   await run(process.execPath, ["scripts/keys.ts", "revoke", "--key", key], { env: env() });
   const after = await api({ key, keyId: "", accountId: "" }, "/me");
   expect(after.status).toBe(401);
-  expect((await after.json()).error.code).toBe("unauthorized");
+  expect(((await after.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
 });

@@ -77,26 +77,26 @@ describe("body format", () => {
 describe("field validation names the field and the rule", () => {
   const cases: Array<[string, string, Record<string, unknown>, string]> = [
     ["object_text missing", "/videos/object-removal", { video_url: VID }, "object_text is required"],
-    ["object_text of 41 characters", "/videos/object-removal", { video_url: VID, object_text: "x".repeat(41) }, "object_text: object_text must be at most 40 characters"],
-    ["object_text blank", "/videos/object-removal", { video_url: VID, object_text: "   " }, "object_text: object_text is required and must not be empty"],
-    ["blur_strength 1.5", "/images/face-blur", { image_url: IMG, blur_strength: 1.5 }, "blur_strength: blur_strength must be between 0 and 1"],
-    ["blur_strength -0.1", "/videos/face-blur", { video_url: VID, blur_strength: -0.1 }, "blur_strength: blur_strength must be between 0 and 1"],
-    ['blur_strength "x"', "/images/blur-background", { image_url: IMG, blur_strength: "x" }, "blur_strength: blur_strength must be a number from 0 to 1"],
-    ['background_color "green"', "/images/remove-background", { image_url: IMG, output_transparent: false, background_color: "green" }, "background_color: background_color must be a hex color such as #00FF00 or #0F0"],
-    ['face_blur_mode "sparkle"', "/videos/face-blur", { video_url: VID, face_blur_mode: "sparkle" }, "face_blur_mode: face_blur_mode must be one of: gaussian, pixelated, emoji"],
-    ["blur_anything_blur_mode emoji", "/videos/blur-anything", { video_url: VID, prompt: "car", blur_anything_blur_mode: "emoji" }, "blur_anything_blur_mode: blur_anything_blur_mode must be one of: gaussian, pixelated"],
-    ["sam3_batch_size 0", "/videos/blur-anything", { video_url: VID, prompt: "car", sam3_batch_size: 0 }, "sam3_batch_size: sam3_batch_size must be between 1 and 64"],
-    ["sam3_chunk_size 2.5", "/videos/blur-anything", { video_url: VID, prompt: "car", sam3_chunk_size: 2.5 }, "sam3_chunk_size: sam3_chunk_size must be an integer"],
+    ["object_text of 41 characters", "/videos/object-removal", { video_url: VID, object_text: "x".repeat(41) }, "object_text must be at most 40 characters"],
+    ["object_text blank", "/videos/object-removal", { video_url: VID, object_text: "   " }, "object_text is required and must not be empty"],
+    ["blur_strength 1.5", "/images/face-blur", { image_url: IMG, blur_strength: 1.5 }, "blur_strength must be between 0 and 1"],
+    ["blur_strength -0.1", "/videos/face-blur", { video_url: VID, blur_strength: -0.1 }, "blur_strength must be between 0 and 1"],
+    ['blur_strength "x"', "/images/blur-background", { image_url: IMG, blur_strength: "x" }, "blur_strength must be a number from 0 to 1"],
+    ['background_color "green"', "/images/remove-background", { image_url: IMG, output_transparent: false, background_color: "green" }, "background_color must be a hex color such as #00FF00 or #0F0"],
+    ['face_blur_mode "sparkle"', "/videos/face-blur", { video_url: VID, face_blur_mode: "sparkle" }, "face_blur_mode must be one of: gaussian, pixelated, emoji"],
+    ["blur_anything_blur_mode emoji", "/videos/blur-anything", { video_url: VID, prompt: "car", blur_anything_blur_mode: "emoji" }, "blur_anything_blur_mode must be one of: gaussian, pixelated"],
+    ["sam3_batch_size 0", "/videos/blur-anything", { video_url: VID, prompt: "car", sam3_batch_size: 0 }, "sam3_batch_size must be between 1 and 64"],
+    ["sam3_chunk_size 2.5", "/videos/blur-anything", { video_url: VID, prompt: "car", sam3_chunk_size: 2.5 }, "sam3_chunk_size must be an integer"],
     ["prompt missing", "/images/blur-anything", { image_url: IMG }, "prompt is required"],
-    ["pixelation_strength 0", "/images/blur-anything", { image_url: IMG, prompt: "car", pixelation_strength: 0 }, "pixelation_strength: pixelation_strength must be between 1 and 1000"],
-    ["pixelated as a string", "/images/face-blur", { image_url: IMG, pixelated: "yes" }, "pixelated: pixelated must be a boolean"],
-    ["is_watermark as a number", "/videos/face-anonymization", { video_url: VID, is_watermark: 0 }, "is_watermark: is_watermark must be a boolean"],
-    ["duration_seconds 0", "/videos/face-blur", { video_url: VID, duration_seconds: 0 }, "duration_seconds: duration_seconds must be greater than 0"],
-    ["media_type audio", "/detect/nsfw", { media_url: IMG, media_type: "audio" }, "media_type: media_type must be one of: image, video"],
+    ["pixelation_strength 0", "/images/blur-anything", { image_url: IMG, prompt: "car", pixelation_strength: 0 }, "pixelation_strength must be between 1 and 1000"],
+    ["pixelated as a string", "/images/face-blur", { image_url: IMG, pixelated: "yes" }, "pixelated must be a boolean"],
+    ["is_watermark as a number", "/videos/face-anonymization", { video_url: VID, is_watermark: 0 }, "is_watermark must be a boolean"],
+    ["duration_seconds 0", "/videos/face-blur", { video_url: VID, duration_seconds: 0 }, "duration_seconds must be greater than 0"],
+    ["media_type audio", "/detect/nsfw", { media_url: IMG, media_type: "audio" }, "media_type must be one of: image, video"],
     ["image_url missing", "/images/face-blur", {}, "image_url is required"],
     ["video_url missing", "/videos/license-plate-blur", {}, "video_url is required"],
     ["media_url missing", "/detect/nsfw", {}, "media_url is required"],
-    ["image_url a number", "/images/portrait-enhance", { image_url: 5 }, "image_url: image_url must be a string URL"],
+    ["image_url a number", "/images/portrait-enhance", { image_url: 5 }, "image_url must be a string URL"],
     ["unknown field", "/images/face-blur", { image_url: IMG, strength: 0.5 }, "unknown field(s): strength"],
     ["a video field on an image endpoint", "/images/face-blur", { image_url: IMG, duration_seconds: 3 }, "unknown field(s): duration_seconds"],
   ];
@@ -118,11 +118,11 @@ describe("field validation names the field and the rule", () => {
     const form = new FormData();
     form.append("video_url", VID);
     form.append("object_text", "y".repeat(41));
-    await expectError(await api("/videos/object-removal", { method: "POST", key: (await u()).key, body: form }), "invalid_request", "object_text: object_text must be at most 40 characters");
+    await expectError(await api("/videos/object-removal", { method: "POST", key: (await u()).key, body: form }), "invalid_request", "object_text must be at most 40 characters");
     const form2 = new FormData();
     form2.append("image_url", IMG);
     form2.append("blur_strength", "1.5");
-    await expectError(await api("/images/face-blur", { method: "POST", key: (await u()).key, body: form2 }), "invalid_request", "blur_strength: blur_strength must be between 0 and 1");
+    await expectError(await api("/images/face-blur", { method: "POST", key: (await u()).key, body: form2 }), "invalid_request", "blur_strength must be between 0 and 1");
   });
 
   it("a bad Idempotency-Key: 400", async () => {

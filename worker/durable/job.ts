@@ -4,7 +4,7 @@
 // A terminal job never changes again. The alarm is the watchdog: no job stays processing forever.
 import { DurableObject } from "cloudflare:workers";
 import { featureById, priceOf, type FeatureId } from "../../schema/features.ts";
-import { signParts, sha256Hex } from "../../schema/signing.ts";
+import { hmacHex, signParts, sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 import { settleReservation } from "../services/ledger.ts";
 import type { MediaRef } from "../services/media.ts";
@@ -41,6 +41,14 @@ export const QUEUE_TIMEOUT_MS = 30 * 60_000;
 /** Dispatches per job: the first, and one retry after compute went silent. */
 export const MAX_ATTEMPTS = 2;
 const WEBHOOK_BACKOFF_MS = [0, 10_000, 60_000, 5 * 60_000, 30 * 60_000];
+
+/**
+ * The secret an account's webhooks are signed with: derived from the service secret, so it is
+ * per account, needs no storage, and revealing it reveals nothing about the service secret.
+ */
+export function webhookSecret(signingSecret: string, accountId: string): Promise<string> {
+  return hmacHex(signingSecret, `webhook\n${accountId}`);
+}
 
 export interface JobView {
   job_id: string;
@@ -179,7 +187,7 @@ export class JobObject extends DurableObject<Env> {
   private async deliverWebhook(s: JobState): Promise<void> {
     const hook = s.webhook!;
     const body = JSON.stringify({ success: true, ...jobView(s) });
-    const { timestamp, signature } = await signParts(this.env.SIGNING_SECRET, [await sha256Hex(body)]);
+    const { timestamp, signature } = await signParts(await webhookSecret(this.env.SIGNING_SECRET, s.accountId), [await sha256Hex(body)]);
     let ok = false;
     try {
       const res = await fetch(s.webhookUrl!, {

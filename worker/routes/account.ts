@@ -6,6 +6,7 @@ import { FEATURES, VIDEO_BILLING_UNIT_SECONDS } from "../../schema/features.ts";
 import { apiKeys } from "../../schema/tables.ts";
 import type { AppEnv } from "../env.ts";
 import { computeHealth } from "../services/compute.ts";
+import { webhookSecret } from "../durable/job.ts";
 import { creditSummary } from "../services/ledger.ts";
 import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
 
@@ -16,6 +17,15 @@ const ok = <T extends z.ZodType>(schema: T, description: string) => ({
 
 const me = createRoute({ method: "get", path: "/api/v2/me", tags: ["Account"], summary: "Validate the key and show the account", security: BEARER, responses: ok(Account, "The account that owns the key.") });
 const credits = createRoute({ method: "get", path: "/api/v2/me/credits", tags: ["Account"], summary: "Credit summary", security: BEARER, responses: ok(Credits, "Balance and totals, derived from the ledger.") });
+const webhook = createRoute({
+  method: "get",
+  path: "/api/v2/me/webhook-secret",
+  tags: ["Account"],
+  summary: "Secret that signs this account's webhooks",
+  description: "Webhook POSTs carry `obscura-timestamp` and `obscura-signature: v1=<hex>`, where hex = HMAC-SHA256(secret, timestamp + \"\\n\" + sha256_hex(raw body)). Refuse timestamps older than 5 minutes.",
+  security: BEARER,
+  responses: ok(z.object({ success: z.literal(true), webhook_secret: z.string() }).openapi("WebhookSecret"), "The secret."),
+});
 const features = createRoute({ method: "get", path: "/api/v2/features", tags: ["Account"], summary: "Feature catalog with prices and parameters", security: BEARER, responses: ok(FeatureCatalog, "Every feature.") });
 
 export function registerAccountRoutes(app: OpenAPIHono<AppEnv>): void {
@@ -34,6 +44,8 @@ export function registerAccountRoutes(app: OpenAPIHono<AppEnv>): void {
       200,
     );
   });
+
+  app.openapi(webhook, async (c) => c.json({ success: true as const, webhook_secret: await webhookSecret(c.env.SIGNING_SECRET, c.get("account").id) }, 200));
 
   app.openapi(features, async (c) => {
     const served = new Set((await computeHealth(c.env))?.features ?? []);

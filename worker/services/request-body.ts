@@ -78,7 +78,9 @@ export async function readBody<S extends z.ZodObject>(request: Request, schema: 
     // The file stands in for the URL; the route replaces it with the stored upload's URL.
     raw[mediaField] = "file:";
   }
-  const result = schema.strict().safeParse(raw);
+  // reportInput: zod 4 leaves `input` out of issues by default, and formatIssues needs it to tell
+  // a missing field ("is required") from a present one of the wrong type.
+  const result = schema.strict().safeParse(raw, { reportInput: true });
   if (!result.success) throw new ApiError("invalid_request", formatIssues(result.error));
   return { params: result.data as z.output<S>, file };
 }

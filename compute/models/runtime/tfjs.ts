@@ -9,6 +9,7 @@ import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import type { Frame } from "../../types.ts";
 
 export { tf };
+export { packageFile } from "./package-file.ts";
 
 const require = createRequire(import.meta.url);
 let ready: Promise<void> | undefined;
@@ -73,7 +74,3 @@ export function frameToTensor(frame: Frame): tf.Tensor3D {
   return tf.tensor3d(rgb, [height, width, 3], "int32");
 }
 
-/** Absolute path of a file inside an installed npm package. */
-export function packageFile(pkg: string, file: string): string {
-  return path.join(path.dirname(require.resolve(`${pkg}/package.json`)), file);
-}

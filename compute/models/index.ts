@@ -1,0 +1,68 @@
+// The models layer: one instance of each model class per process, created from the model
+// configuration, loaded lazily (single-flight) or eagerly with warmAll(), and listed for /healthz.
+import { loadModelConfig, type ModelConfig } from "../config.ts";
+import type { Model, ModelStatus } from "./base.ts";
+import { BlazeFaceModel } from "./face-blaze.ts";
+import { FaceDetector } from "./face-detector.ts";
+import { FaceLandmarker } from "./face-landmarks.ts";
+import { SsdFaceModel } from "./face-ssd.ts";
+import { NsfwClassifier } from "./nsfw-classifier.ts";
+import { ObjectDetector } from "./object-detector.ts";
+import { PersonSegmenter } from "./person-segmenter.ts";
+import { TextDetector } from "./text-detector.ts";
+
+export { FaceDetector, FaceLandmarker, NsfwClassifier, ObjectDetector, PersonSegmenter, TextDetector };
+export { COCO_CLASSES } from "./object-detector.ts";
+
+/** What pipelines receive: every model role, ready to call (each loads on first use). */
+export interface Models {
+  faces: FaceDetector;
+  landmarks: FaceLandmarker;
+  persons: PersonSegmenter;
+  objects: ObjectDetector;
+  text: TextDetector;
+  nsfw: NsfwClassifier;
+  registry: ModelRegistry;
+}
+
+export class ModelRegistry {
+  private readonly models: Model<unknown>[] = [];
+
+  add<M extends Model<unknown>>(model: M): M {
+    this.models.push(model);
+    return model;
+  }
+
+  /** For /healthz: every configured model and whether it is loaded. */
+  status(): ModelStatus[] {
+    return this.models.map((m) => m.status());
+  }
+
+  /** Load and warm every model (at start-up), one after another to bound peak memory. */
+  async warmAll(): Promise<void> {
+    for (const m of this.models) await m.load();
+  }
+}
+
+export function createModels(config: ModelConfig = loadModelConfig()): Models {
+  const registry = new ModelRegistry();
+  const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel()) : undefined;
+  const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
+  return {
+    faces: new FaceDetector({ ssd, blaze }),
+    landmarks: registry.add(new FaceLandmarker()),
+    persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm")),
+    objects: registry.add(new ObjectDetector()),
+    text: registry.add(new TextDetector(config.onnxThreads)),
+    nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold)),
+    registry,
+  };
+}
+
+let shared: Models | undefined;
+
+/** The process-wide models (one set per process, so nothing is ever loaded twice). */
+export function sharedModels(): Models {
+  shared ??= createModels();
+  return shared;
+}

