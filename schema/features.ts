@@ -37,6 +37,7 @@ const params = {
       .string({ error: "emoji must be a string" })
       .min(1, { error: "emoji must not be empty" })
       .max(16, { error: "emoji must be a single emoji" })
+      .regex(/^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:\uFE0F|\u20E3|[\u{1F3FB}-\u{1F3FF}]|\u200D\p{Extended_Pictographic}|\p{Regional_Indicator})*$/u, { error: "emoji must be a single emoji, e.g. \u{1F60E}" })
       .default(SUNGLASSES_EMOJI)
       .openapi({ description: "Emoji drawn over each face in emoji mode.", example: SUNGLASSES_EMOJI }),
   }),

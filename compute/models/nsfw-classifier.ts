@@ -53,7 +53,16 @@ export class NsfwClassifier extends Model<NsfwModel> {
 
   async probabilities(frame: Frame): Promise<NsfwProbabilities> {
     const model = await this.load();
-    const image = frameToTensor(frame);
+    const rgb = frameToTensor(frame);
+    // nsfwjs squashes any input to 224/299 px with one bilinear resize, which aliases large photos
+    // into noise (group photos came out "Drawing" 0.9). Halve with 2x2 averaging first.
+    const size = this.id === "nsfwjs/inception_v3" ? 299 : 224;
+    const image = tf.tidy(() => {
+      let t = rgb.toFloat() as tf.Tensor3D;
+      while (Math.min(t.shape[0], t.shape[1]) >= 2 * size) t = tf.avgPool(t, 2, 2, "valid");
+      return t;
+    });
+    rgb.dispose();
     try {
       const preds = (await model.classify(image, 5)) as Array<{ className: keyof NsfwProbabilities; probability: number }>;
       const p: NsfwProbabilities = { Drawing: 0, Hentai: 0, Neutral: 0, Porn: 0, Sexy: 0 };

@@ -1,0 +1,141 @@
+// Drawing images over frames: emoji over faces (Twemoji SVGs from the @twemoji/svg package,
+// rendered by sharp's librsvg, no network) and the visible watermark.
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import sharp from "sharp";
+import { ApiError } from "../../schema/errors.ts";
+import type { Box, Frame } from "../types.ts";
+
+const require = createRequire(import.meta.url);
+const TWEMOJI_DIR = dirname(require.resolve("@twemoji/svg/package.json"));
+
+/** Twemoji file name of an emoji: its code points in hex, FE0F dropped unless joined by ZWJ. */
+export function twemojiName(emoji: string): string {
+  const points = [...emoji].map((ch) => ch.codePointAt(0)!.toString(16));
+  return (emoji.includes("\u200d") ? points : points.filter((p) => p !== "fe0f")).join("-");
+}
+
+const svgCache = new Map<string, Promise<Buffer>>();
+const rasterCache = new Map<string, Promise<Frame>>();
+
+function emojiSvg(emoji: string): Promise<Buffer> {
+  let svg = svgCache.get(emoji);
+  if (!svg) {
+    svg = readFile(join(TWEMOJI_DIR, `${twemojiName(emoji)}.svg`)).catch(() => {
+      throw new ApiError("invalid_request", `emoji ${emoji} is not in the emoji set (Twemoji 15).`);
+    });
+    svgCache.set(emoji, svg);
+  }
+  return svg;
+}
+
+/** The emoji as an RGBA frame of size x size (cached per size: video frames reuse it). */
+export function emojiImage(emoji: string, size: number): Promise<Frame> {
+  const key = `${emoji}@${size}`;
+  let raster = rasterCache.get(key);
+  if (!raster) {
+    raster = emojiSvg(emoji).then(async (svg) => {
+      const { data, info } = await sharp(svg, { density: Math.max(72, (72 * size) / 36) }).resize(size, size).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      return { data, width: info.width, height: info.height, channels: 4 as const };
+    });
+    if (rasterCache.size > 256) rasterCache.clear();
+    rasterCache.set(key, raster);
+  }
+  return raster;
+}
+
+/** Alpha-blends an RGBA image onto the frame with its top-left corner at (x, y), clipped. */
+export function drawImage(frame: Frame, image: Frame, x: number, y: number, opacity = 1): Frame {
+  const out = Buffer.from(frame.data);
+  const c = frame.channels;
+  for (let iy = 0; iy < image.height; iy++) {
+    const fy = y + iy;
+    if (fy < 0 || fy >= frame.height) continue;
+    for (let ix = 0; ix < image.width; ix++) {
+      const fx = x + ix;
+      if (fx < 0 || fx >= frame.width) continue;
+      const s = (iy * image.width + ix) * 4;
+      const a = (image.data[s + 3]! / 255) * opacity;
+      if (a <= 0) continue;
+      const d = (fy * frame.width + fx) * c;
+      for (let k = 0; k < 3; k++) out[d + k] = Math.round(out[d + k]! * (1 - a) + image.data[s + k]! * a);
+    }
+  }
+  return { ...frame, data: out };
+}
+
+/** Covers each box with the emoji, scaled to cover the face fully (a little larger than the box). */
+export async function coverWithEmoji(frame: Frame, boxes: Box[], emoji: string): Promise<Frame> {
+  let out = frame;
+  for (const b of boxes) {
+    const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+    const image = await emojiImage(emoji, size);
+    out = drawImage(out, image, Math.round(b.x + b.width / 2 - size / 2), Math.round(b.y + b.height / 2 - size / 2));
+  }
+  return out;
+}
+
+const WATERMARK_TEXT = "OBSCURA";
+/** 5x7 bitmap glyphs: the watermark needs no font files, which a server may not have. */
+const GLYPHS: Record<string, string[]> = {
+  O: ["01110", "10001", "10001", "10001", "10001", "10001", "01110"],
+  B: ["11110", "10001", "10001", "11110", "10001", "10001", "11110"],
+  S: ["01111", "10000", "10000", "01110", "00001", "00001", "11110"],
+  C: ["01111", "10000", "10000", "10000", "10000", "10000", "01111"],
+  U: ["10001", "10001", "10001", "10001", "10001", "10001", "01110"],
+  R: ["11110", "10001", "10001", "11110", "10100", "10010", "10001"],
+  A: ["01110", "10001", "10001", "11111", "10001", "10001", "10001"],
+};
+
+const watermarkCache = new Map<string, Frame>();
+
+/** The watermark image for a frame width: white text with a dark outline, about 1/5 of the width. */
+function watermarkImage(frameWidth: number): Frame {
+  const cell = Math.max(2, Math.round(frameWidth / 5 / (WATERMARK_TEXT.length * 6)));
+  const key = String(cell);
+  const cached = watermarkCache.get(key);
+  if (cached) return cached;
+  const pad = cell;
+  const width = WATERMARK_TEXT.length * 6 * cell + 2 * pad;
+  const height = 7 * cell + 2 * pad;
+  const data = Buffer.alloc(width * height * 4);
+  const ink = (x: number, y: number, rgb: number, alpha: number) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const i = (y * width + x) * 4;
+    if (data[i + 3]! >= alpha && rgb === 0) return;
+    data.fill(rgb, i, i + 3);
+    data[i + 3] = alpha;
+  };
+  [...WATERMARK_TEXT].forEach((ch, n) => {
+    GLYPHS[ch]!.forEach((row, gy) =>
+      [...row].forEach((bit, gx) => {
+        if (bit !== "1") return;
+        for (let y = 0; y < cell; y++)
+          for (let x = 0; x < cell; x++) {
+            const px = pad + (n * 6 + gx) * cell + x;
+            const py = pad + gy * cell + y;
+            for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) ink(px + dx, py + dy, 0, 200);
+          }
+      }),
+    );
+  });
+  [...WATERMARK_TEXT].forEach((ch, n) => {
+    GLYPHS[ch]!.forEach((row, gy) =>
+      [...row].forEach((bit, gx) => {
+        if (bit !== "1") return;
+        for (let y = 0; y < cell; y++) for (let x = 0; x < cell; x++) ink(pad + (n * 6 + gx) * cell + x, pad + gy * cell + y, 255, 255);
+      }),
+    );
+  });
+  const image = { data, width, height, channels: 4 as const };
+  watermarkCache.set(key, image);
+  return image;
+}
+
+/** The visible watermark, bottom-right, 70 % opaque. */
+export function drawWatermark(frame: Frame): Frame {
+  const mark = watermarkImage(frame.width);
+  const margin = Math.round(frame.width / 50);
+  return drawImage(frame, mark, frame.width - mark.width - margin, frame.height - mark.height - margin, 0.7);
+}

@@ -1,0 +1,57 @@
+// Upload security: tickets need a key, an upload URL is bound to its account, and media URLs
+// of one account are useless to another.
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { signToken } from "../../schema/signing.ts";
+import { API, BASE, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
+
+describe("upload security", () => {
+  it("tickets need a valid key", async () => {
+    await expectError(await SELF.fetch(`${API}/uploads/image`, { method: "POST" }), "unauthorized");
+    await expectError(await SELF.fetch(`${API}/uploads/video`, { method: "POST", headers: { authorization: "Bearer obs_live_nope" } }), "unauthorized");
+  });
+
+  it("an upload token cannot be re-pointed at another upload id (the signature covers the claims)", async () => {
+    const a = await createUser();
+    const b = await createUser();
+    const ta = await uploadTicket(a, "image");
+    const tb = await uploadTicket(b, "image");
+    // Swap the payload of A's token for one naming B's upload, keeping A's signature.
+    const [, sigA] = ta.upload_url.slice(`${BASE}/uploads/`.length).split(".");
+    const forged = (await signToken("wrong-secret", "upload", { id: tb.upload_id, acct: a.account.id, kind: "image", exp: Date.now() + 60_000 })).split(".")[0];
+    await expectError(await putBytes(`${BASE}/uploads/${forged}.${sigA}`, await makePng()), "upload_expired");
+    expect(await env.MEDIA.head(`uploads/${tb.upload_id}`)).toBeNull();
+  });
+
+  it("another account's uploaded media: 404 media_not_found on every endpoint, like a missing upload", async () => {
+    const owner = await createUser();
+    const thief = await createUser({ credits: 100 });
+    const img = await uploadedMedia(owner, "image");
+    const vid = await uploadedMedia(owner, "video");
+    const missing = `${BASE}/media/AAAAAAAAAAAAAAAAAAAAAA`;
+    const m1 = await expectError(await postJson("/images/face-blur", thief.key, { image_url: img.url }), "media_not_found");
+    const m2 = await expectError(await postJson("/images/face-blur", thief.key, { image_url: missing }), "media_not_found");
+    expect(m1).toBe(m2);
+    await expectError(await postJson("/videos/face-blur", thief.key, { video_url: vid.url, duration_seconds: 3 }), "media_not_found");
+    await expectError(await postJson("/detect/nsfw", thief.key, { media_url: img.url }), "media_not_found");
+  });
+
+  it("uploaded media is not publicly readable at its media URL", async () => {
+    const u = await createUser();
+    const { url } = await uploadedMedia(u, "image");
+    await expectError(await SELF.fetch(url), "not_found");
+  });
+
+  it("internal media reads need a valid signed token", async () => {
+    const u = await createUser();
+    const { ticket } = await uploadedMedia(u, "image");
+    await expectError(await SELF.fetch(`${BASE}/internal/media/garbage`), "unauthorized", "Invalid or expired media token.");
+    const expired = await signToken(env.SIGNING_SECRET, "media", { key: `uploads/${ticket.upload_id}`, exp: Date.now() - 1 });
+    await expectError(await SELF.fetch(`${BASE}/internal/media/${expired}`), "unauthorized");
+    const good = await signToken(env.SIGNING_SECRET, "media", { key: `uploads/${ticket.upload_id}`, exp: Date.now() + 60_000 });
+    const res = await SELF.fetch(`${BASE}/internal/media/${good}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(await makePng());
+  });
+});
