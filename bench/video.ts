@@ -2,8 +2,11 @@
 //
 // For a generated 20 s 720p clip and a 20 s 1080p clip (pan and zoom over a real photo with faces,
 // AAC audio; made once and cached in the OS temp dir), it runs each case in a fresh process and
-// reports frames per second, the ratio to the floor, and the peak RSS of the whole process tree
-// (Node + both ffmpegs), sampled from /proc every 25 ms:
+// reports frames per second (wall clock), the CPU seconds the case used (its whole process tree,
+// from the reaped children's times in /proc/self/stat: unlike wall time, this does not depend on
+// what else the machine is running; the load average is printed alongside), the ratios of both to
+// the floor, and the peak RSS of the whole process tree (Node + both ffmpegs), sampled from /proc
+// every 25 ms:
 //   floor     one ffmpeg: decode + libx264 encode with the pipeline's settings. No pipeline can beat it.
 //   identity  processVideo with a do-nothing processor: the cost of the raw-frame round trip through Node.
 //   <name>    a video feature pipeline from compute/pipelines/video/<name>.ts, when it exists. Its
@@ -13,7 +16,7 @@
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ffmpegPath } from "../compute/video/ffmpeg.ts";
@@ -82,8 +85,22 @@ function treeRssKb(pid: number): number {
   return total;
 }
 
-async function measure(kind: string, clip: string): Promise<CaseResult & { peakRssMb: number | null }> {
+/** CPU seconds of this process's reaped children (utime+stime of their whole trees); Linux only. */
+function reapedChildrenCpuSeconds(): number | null {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 16 and 17 of stat (cutime, cstime) are at 13 and 14 after the command name; USER_HZ is 100 on Linux.
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+
+async function measure(kind: string, clip: string): Promise<CaseResult & { peakRssMb: number | null; cpuSeconds: number | null; load: number }> {
   const out = join(cacheDir, `out-${kind}-${process.pid}.mp4`);
+  const load = loadavg()[0];
+  const cpuBefore = reapedChildrenCpuSeconds();
   try {
     const child = spawn(process.execPath, [selfPath, "--case", kind, clip, out], { stdio: ["ignore", "pipe", "inherit"] });
     let stdout = "";
@@ -95,7 +112,9 @@ async function measure(kind: string, clip: string): Promise<CaseResult & { peakR
     clearInterval(timer);
     if (code !== 0) throw new Error(`case ${kind} failed (exit ${code})`);
     const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as CaseResult;
-    return { ...result, peakRssMb: canSample ? peak / 1024 : null };
+    const cpuAfter = reapedChildrenCpuSeconds();
+    const cpuSeconds = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    return { ...result, peakRssMb: canSample ? peak / 1024 : null, cpuSeconds, load };
   } finally {
     await rm(out, { force: true });
   }
@@ -124,21 +143,28 @@ async function main(): Promise<void> {
   const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
   const pipelines = args.includes("--pipelines") ? args[args.indexOf("--pipelines") + 1].split(",") : DEFAULT_PIPELINES;
   await mkdir(cacheDir, { recursive: true });
-  console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf} yuv420p; node ${process.version}; ${(await import("node:os")).cpus().length} cores`);
+  console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf} yuv420p; node ${process.version}; ${cpus().length} cores`);
   const available = pipelines.filter((name) => existsSync(pipelinePath(name)));
   for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: pipeline not available yet (no compute/pipelines/video/${name}.ts)`);
 
-  const rows: string[][] = [["clip", "case", "frames", "seconds", "fps", "x floor time", "peak RSS MB"]];
+  const rows: string[][] = [["clip", "case", "frames", "wall s", "fps", "x floor wall", "CPU s", "CPU ms/frame", "x floor CPU", "peak RSS MB", "load before"]];
   for (const spec of CLIPS) {
     if (only && spec.name !== only) continue;
     const clip = await clipFor(spec);
     let floorSeconds = 0;
+    let floorCpu = 0;
     for (const kind of ["floor", "identity", ...available]) {
       const r = await measure(kind, clip);
-      if (kind === "floor") floorSeconds = r.seconds;
+      if (kind === "floor") {
+        floorSeconds = r.seconds;
+        floorCpu = r.cpuSeconds ?? 0;
+      }
       rows.push([
-        spec.name, kind, String(r.frames), r.seconds.toFixed(2), (r.frames / r.seconds).toFixed(1),
-        (r.seconds / floorSeconds).toFixed(2), r.peakRssMb === null ? "n/a" : r.peakRssMb.toFixed(0),
+        spec.name, kind, String(r.frames), r.seconds.toFixed(2), (r.frames / r.seconds).toFixed(1), (r.seconds / floorSeconds).toFixed(2),
+        r.cpuSeconds === null ? "n/a" : r.cpuSeconds.toFixed(1),
+        r.cpuSeconds === null ? "n/a" : ((r.cpuSeconds / r.frames) * 1000).toFixed(1),
+        r.cpuSeconds === null || !floorCpu ? "n/a" : (r.cpuSeconds / floorCpu).toFixed(2),
+        r.peakRssMb === null ? "n/a" : r.peakRssMb.toFixed(0), r.load.toFixed(1),
       ]);
       console.log(rows.at(-1)!.join("\t"));
     }

@@ -10,8 +10,9 @@ import type { Box, Frame } from "../types.ts";
 import { composite } from "./composite.ts";
 import { ellipseMask, rectMask, featherPx, growBox, DEFAULT_FEATHER, DEFAULT_GROW } from "./mask.ts";
 
-/** Above this sigma the blur runs on a shrunk copy. */
-const DIRECT_SIGMA_MAX = 8;
+/** Above this sigma the blur runs on a shrunk copy (measured: sharp's direct blur costs ~pixels x sigma,
+ * 2.4 MP at sigma 24 takes ~90 ms; the pyramid costs ~180 ms whatever the sigma). */
+const DIRECT_SIGMA_MAX = 32;
 
 function raw(frame: Frame) {
   return sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels } });
@@ -37,7 +38,9 @@ export async function gaussianBlur(frame: Frame, sigma: number): Promise<Frame> 
   const fx = frame.width / sw;
   const small = await toFrame(raw(frame).resize(sw, sh, { kernel: "linear", fit: "fill" }), frame.channels);
   const rest = Math.sqrt(Math.max(0.25, sigma * sigma - (fx / 2) ** 2)) / fx;
-  return toFrame(raw(small).blur(Math.max(0.3, rest)).resize(frame.width, frame.height, { kernel: "cubic", fit: "fill" }), frame.channels);
+  // Separate pipelines: sharp always resizes before it blurs within one pipeline.
+  const blurred = await toFrame(raw(small).blur(Math.max(0.3, rest)), frame.channels);
+  return toFrame(raw(blurred).resize(frame.width, frame.height, { kernel: "cubic", fit: "fill" }), frame.channels);
 }
 
 /** Mosaic of a whole frame: each blockSize x blockSize cell becomes its average colour. */

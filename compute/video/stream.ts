@@ -242,7 +242,7 @@ function encoderArgs(inputPath: string, outputPath: string, info: VideoInfo, enc
   }
   args.push(
     "-vf", filters.join(","),
-    "-c:v", "libx264", "-preset", encoder.preset, "-crf", String(encoder.crf), "-pix_fmt", "yuv420p",
+    ...encoderSettingsArgs(encoder),
     "-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv",
     // A privacy service must not carry the input's metadata (GPS position, device, names) over.
     "-map_metadata", "-1", "-map_chapters", "-1",

@@ -1,8 +1,11 @@
 import type { D1Migration } from "@cloudflare/vitest-plugin";
-import type { Env } from "../../worker/env.ts";
+import type { Env as WorkerEnv } from "../../worker/env.ts";
 
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends Env {
-    TEST_MIGRATIONS: D1Migration[];
+// `env` from cloudflare:test (and cloudflare:workers) is typed as Cloudflare.Env.
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
   }
 }

@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FEATURES } from "../../schema/features.ts";
+import { requestFingerprint } from "../../worker/services/idempotency.ts";
 import { BASE, api, balance, createUser, expectError, ledgerKinds, makePng, postJson, uploadTicket, uploadedMedia, type TestUser } from "./helpers.ts";
 
 const IMG = "https://media.example.com/photo.png";
@@ -269,7 +270,6 @@ describe("Idempotency-Key", () => {
 
   it("a key whose first request is still running: 409", async () => {
     const v = await createUser({ credits: 10 });
-    const { requestFingerprint } = await import("../../worker/services/idempotency.ts");
     await env.DB.prepare("INSERT INTO idempotency_records (account_id, key, request_hash, created_at) VALUES (?1, 'running', ?2, ?3)")
       .bind(v.account.id, await requestFingerprint("/images/face-blur", { image_url: IMG, blur_strength: 0.7, pixelated: false }), new Date().toISOString())
       .run();

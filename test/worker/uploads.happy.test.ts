@@ -94,7 +94,7 @@ describe("multipart file parts on feature endpoints", () => {
     const u = await createUser({ credits: 10 });
     const png = await makePng();
     const form = new FormData();
-    form.append("image", new File([png as BlobPart], "holiday.jpg", { type: "image/jpeg" }));
+    form.append("image", new File([png as Uint8Array<ArrayBuffer>], "holiday.jpg", { type: "image/jpeg" }));
     form.append("blur_strength", "0.4");
     form.append("pixelated", "true");
     const res = await api("/images/face-blur", { method: "POST", key: u.key, body: form });
@@ -108,11 +108,11 @@ describe("multipart file parts on feature endpoints", () => {
   it("a `video` part on a video endpoint and a `media` part on NSFW detection", async () => {
     const u = await createUser({ credits: 10 });
     const video = new FormData();
-    video.append("video", new File([makeMp4Head() as BlobPart], "clip.mp4"));
+    video.append("video", new File([makeMp4Head() as Uint8Array<ArrayBuffer>], "clip.mp4"));
     video.append("duration_seconds", "8");
     await expectError(await api("/videos/license-plate-blur", { method: "POST", key: u.key, body: video }), "compute_unavailable");
     const media = new FormData();
-    media.append("media", new File([(await makePng()) as BlobPart], "x.png"));
+    media.append("media", new File([(await makePng()) as Uint8Array<ArrayBuffer>], "x.png"));
     await expectError(await api("/detect/nsfw", { method: "POST", key: u.key, body: media }), "compute_unavailable");
     const { results } = await env.DB.prepare("SELECT kind FROM uploads WHERE account_id = ?1 ORDER BY kind").bind(u.account.id).all();
     expect(results).toEqual([{ kind: "image" }, { kind: "video" }]);

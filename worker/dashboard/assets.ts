@@ -6,6 +6,7 @@ export const DASHBOARD_CSS = `
 *{box-sizing:border-box}
 html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 body{margin:0}
+[hidden]{display:none!important}
 a{color:var(--accent)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:10}
@@ -54,7 +55,7 @@ th{background:#f1f3f4;font-size:.9rem}td.num,th.num{text-align:right;font-varian
 .error-text{color:var(--bad)}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:1rem;margin-top:1rem}
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;min-height:8rem}
-figcaption{font-weight:600;margin-bottom:.5rem}figure img{max-width:100%;height:auto;display:block}
+figcaption{font-weight:600;margin-bottom:.5rem}.placeholder{color:var(--muted);margin:0}figure img{max-width:100%;height:auto;display:block}
 `;
 
 export const DASHBOARD_JS = `"use strict";
@@ -110,6 +111,7 @@ export const DASHBOARD_JS = `"use strict";
     before.src = URL.createObjectURL(file);
     before.hidden = false;
     after.hidden = true;
+    document.querySelectorAll(".placeholder").forEach(function (p) { p.hidden = true; });
     link.hidden = true;
     var body = new FormData();
     body.append("image", file);

@@ -115,7 +115,7 @@ function UsageMeter(props: { usage: Usage }) {
       <h2 id="usage-h">Requests today</h2>
       <p class="big"><span data-testid="usage-used">{u.used}</span> <span class="muted">of <span data-testid="usage-limit">{u.limit}</span></span></p>
       <meter min={0} max={u.limit} value={u.used} aria-label="Requests used today">{u.used} of {u.limit}</meter>
-      <p class="muted">{u.remaining} left. The count resets at <time datetime={new Date(u.reset * 1000).toISOString()} data-testid="usage-reset">{when(new Date(u.reset * 1000).toISOString())}</time> (00:00 UTC). Every authenticated API request counts, job polling included.</p>
+      <p class="muted">{u.remaining} left. The count resets at <time datetime={new Date(u.reset * 1000).toISOString()} data-testid="usage-reset">{when(new Date(u.reset * 1000).toISOString())}</time>. Every authenticated API request counts, job polling included.</p>
     </section>
   );
 }
@@ -322,10 +322,12 @@ export function TryPage(props: { account: Account; csrf: string; price: number; 
       <div class="compare">
         <figure>
           <figcaption>Before</figcaption>
+          <p class="placeholder">Choose an image to see it here.</p>
           <img id="try-before" alt="The uploaded image" hidden />
         </figure>
         <figure>
           <figcaption>After</figcaption>
+          <p class="placeholder">The blurred result appears here.</p>
           <img id="try-after" alt="The image with faces blurred" hidden />
           <p><a id="try-result-link" hidden>Open the result</a></p>
         </figure>

@@ -134,25 +134,32 @@ export class JobObject extends DurableObject<Env> {
   }
 
   /** Result stored: settle the credits on the real duration and finish. */
+  // complete and fail await D1 (settling the credits) between reading and writing the state, and
+  // input gates do not hold other calls back during that I/O: without blockConcurrencyWhile a
+  // result and a failure arriving together would both pass the status check.
   async complete(resultUrl: string, durationSeconds?: number): Promise<boolean> {
-    const s = await this.load();
-    if (!s || (s.status !== "processing" && s.status !== "queued")) return false;
-    const feature = featureById(s.feature)!;
-    const actual = feature.unit === "video_unit" && durationSeconds !== undefined ? priceOf(feature, durationSeconds) : s.creditsReserved;
-    const spent = Math.min(actual, s.creditsReserved);
-    await settleReservation(this.env.DB, s.reservationId, spent);
-    Object.assign(s, { status: "completed", progress: 100, resultUrl, creditsUsed: spent });
-    await this.finish(s);
-    return true;
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const s = await this.load();
+      if (!s || (s.status !== "processing" && s.status !== "queued")) return false;
+      const feature = featureById(s.feature)!;
+      const actual = feature.unit === "video_unit" && durationSeconds !== undefined ? priceOf(feature, durationSeconds) : s.creditsReserved;
+      const spent = Math.min(actual, s.creditsReserved);
+      await settleReservation(this.env.DB, s.reservationId, spent);
+      Object.assign(s, { status: "completed", progress: 100, resultUrl, creditsUsed: spent });
+      await this.finish(s);
+      return true;
+    });
   }
 
   async fail(code: string, message: string): Promise<boolean> {
-    const s = await this.load();
-    if (!s || s.status === "completed" || s.status === "failed") return false;
-    await settleReservation(this.env.DB, s.reservationId, 0);
-    Object.assign(s, { status: "failed", error: { code, message }, creditsUsed: 0 });
-    await this.finish(s);
-    return true;
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const s = await this.load();
+      if (!s || s.status === "completed" || s.status === "failed") return false;
+      await settleReservation(this.env.DB, s.reservationId, 0);
+      Object.assign(s, { status: "failed", error: { code, message }, creditsUsed: 0 });
+      await this.finish(s);
+      return true;
+    });
   }
 
   private async finish(s: JobState): Promise<void> {

@@ -1,7 +1,6 @@
 // TF.js runtime for weights that exist only as TF.js graphs/layers (human-models, face-api, nsfwjs).
 // One wasm backend for the whole process, initialised once; model files are read from disk with a
 // tiny tf.io handler so nothing is ever fetched over the network.
-import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as tf from "@tensorflow/tfjs";
@@ -9,16 +8,16 @@ import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import type { Frame } from "../../types.ts";
 
 export { tf };
-export { packageFile } from "./package-file.ts";
+import { packageFile } from "./package-file.ts";
+export { packageFile };
 
-const require = createRequire(import.meta.url);
 let ready: Promise<void> | undefined;
 
 /** Initialise the wasm backend once (single-flight: concurrent callers share one promise). */
 export function initTf(): Promise<void> {
   ready ??= (async () => {
     // setWasmPaths wants a directory prefix; in Node the backend reads the .wasm with fs.
-    const wasmDir = path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm"));
+    const wasmDir = packageFile("@tensorflow/tfjs-backend-wasm", "dist");
     setWasmPaths(wasmDir + path.sep);
     // Node has no DOM: TF.js warns when checking the platform otherwise. The threaded build needs
     // worker-backed wasm threads that tfjs does not set up in Node, so we use the SIMD single-thread build.
@@ -37,7 +36,7 @@ export function diskHandler(modelJsonPath: string): tf.io.IOHandler {
       const dir = path.dirname(modelJsonPath);
       const specs: tf.io.WeightsManifestEntry[] = [];
       const buffers: Buffer[] = [];
-      for (const group of json.weightsManifest as tf.io.WeightsManifestGroupConfig[]) {
+      for (const group of json.weightsManifest as tf.io.WeightsManifestConfig) {
         specs.push(...group.weights);
         for (const p of group.paths) buffers.push(await readFile(path.join(dir, p)));
       }

@@ -1,0 +1,75 @@
+// The three measurements of the anonymizer, with the registry models (face-api, MIT):
+//   identity: euclidean distance between face-api's 128-d descriptor (face_recognition, dlib
+//             ResNet-34) of the original face and of the output face (landmarks re-detected on
+//             the output, aligned the way face-api aligns) - same person below 0.6;
+//   detection: SSD MobileNetV1's score for a face at the original position in the output
+//             (best detection with IoU >= 0.3 against the original box; 0 when none);
+//   stability: see stabilityMetric() (used by bench/anonymization.ts and the tests).
+import type { Box, Frame } from "../types.ts";
+import { iou } from "../models/geometry.ts";
+import { FaceLandmarker } from "../models/face-landmarks.ts";
+import { SsdFaceModel } from "../models/face-ssd.ts";
+import { frameToTensor, tf } from "../models/runtime/tfjs.ts";
+import type { Pt } from "./raster.ts";
+
+export interface FaceMeasure {
+  box: Box;
+  landmarks: Pt[];
+  descriptor: Float32Array;
+  score: number;
+}
+
+export class FaceMeter {
+  readonly ssd = new SsdFaceModel();
+  readonly landmarker = new FaceLandmarker();
+
+  /** Faces SSD finds at `minScore` or more, with landmarks and descriptor. */
+  async faces(frame: Frame, minScore = 0.5): Promise<FaceMeasure[]> {
+    const found = (await this.detect(frame, Math.min(minScore, 0.3))).filter((d) => d.score >= minScore);
+    const described = await this.landmarker.describe(frame, found);
+    return found.map((d, i) => ({ box: { x: d.x, y: d.y, width: d.width, height: d.height }, score: d.score, landmarks: described[i].points, descriptor: described[i].descriptor }));
+  }
+
+  /** All SSD detections down to `minConfidence`. */
+  async load(): Promise<void> {
+    await this.ssd.load();
+    await this.landmarker.load();
+  }
+
+  async detect(frame: Frame, minConfidence = 0.1) {
+    await this.load();
+    const image = frameToTensor(frame);
+    const prev = this.ssd.minConfidence;
+    this.ssd.minConfidence = minConfidence;
+    try {
+      return await this.ssd.detect(image);
+    } finally {
+      this.ssd.minConfidence = prev;
+      tf.dispose(image);
+    }
+  }
+
+  /**
+   * For each original face: detector score at its position in `output`, and the descriptor
+   * distance between the original and the output face (described at the output detection's box
+   * when there is one, else at the original box).
+   */
+  async compare(output: Frame, originals: FaceMeasure[]): Promise<Array<{ score: number; distance: number }>> {
+    const dets = await this.detect(output, 0.05);
+    const res: Array<{ score: number; distance: number }> = [];
+    for (const o of originals) {
+      let best: (typeof dets)[number] | undefined;
+      for (const d of dets) if (iou(d, o.box) >= 0.3 && (!best || d.score > best.score)) best = d;
+      const box = best ? { x: best.x, y: best.y, width: best.width, height: best.height } : o.box;
+      const [desc] = await this.landmarker.describe(output, [box]);
+      res.push({ score: best?.score ?? 0, distance: distance(desc.descriptor, o.descriptor) });
+    }
+    return res;
+  }
+}
+
+export function distance(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let i = 0; i < a.length; i++) s += (a[i] - b[i]) ** 2;
+  return Math.sqrt(s);
+}

@@ -1,0 +1,78 @@
+// Licence plates without a plate model (none ships in a registry package): a two-stage search.
+//   1. vehicles (car, truck, bus, motorcycle) from the COCO detector; inside each vehicle the
+//      PP-OCR text detector runs on the crop (upscaled, so small plates get enough pixels), and
+//      text regions with a plate's shape and size relative to the vehicle are kept;
+//   2. the text detector on the whole frame, for plates on vehicles the COCO detector missed
+//      (close-ups, partial cars): here only strictly plate-shaped text is kept.
+// Shared with video license-plate blur.
+import type { Box, Detection, Frame } from "../types.ts";
+import { overlapOfSmaller } from "../models/geometry.ts";
+import type { Models } from "../models/index.ts";
+
+export const VEHICLE_CLASSES = ["car", "truck", "bus", "motorcycle"] as const;
+
+/** Plate aspect ratios: EU 520x110 (4.7), US 12x6 in (2.0), square-ish motorcycle/two-line plates (~1.3). */
+function plateShaped(b: Box, minAspect: number, maxAspect: number): boolean {
+  const aspect = b.width / b.height;
+  return aspect >= minAspect && aspect <= maxAspect && b.height >= 6;
+}
+
+/**
+ * Joins text boxes on one line with small gaps ("AB" + "1234"): DB post-processing often splits a
+ * plate at its spaces, and a half-blurred plate is still readable.
+ */
+export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
+  const out = boxes.map((b) => ({ ...b }));
+  let merged = true;
+  while (merged) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++) {
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        const a = out[i], b = out[j];
+        const h = Math.max(a.height, b.height);
+        const yOverlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+        const gap = Math.max(a.x, b.x) - Math.min(a.x + a.width, b.x + b.width);
+        if (yOverlap > 0.5 * Math.min(a.height, b.height) && gap < 0.8 * h && Math.min(a.height, b.height) > 0.6 * h) {
+          const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
+          out[i] = { ...a, x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, score: Math.max(a.score, b.score) };
+          out.splice(j, 1);
+          merged = true;
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** Union of boxes that overlap (the two stages frame the same plate differently). */
+function unionOverlapping(dets: Detection[]): Detection[] {
+  const out: Detection[] = [];
+  for (const d of [...dets].sort((a, b) => b.score - a.score)) {
+    const k = out.find((o) => overlapOfSmaller(o, d) > 0.3);
+    if (!k) { out.push({ ...d }); continue; }
+    const x = Math.min(k.x, d.x), y = Math.min(k.y, d.y);
+    k.width = Math.max(k.x + k.width, d.x + d.width) - x;
+    k.height = Math.max(k.y + k.height, d.y + d.height) - y;
+    k.x = x; k.y = y;
+  }
+  return out;
+}
+
+export async function findPlates(frame: Frame, models: Pick<Models, "objects" | "text">): Promise<Detection[]> {
+  const vehicles = await models.objects.detect(frame, VEHICLE_CLASSES);
+  const plates: Detection[] = [];
+  for (const v of vehicles) {
+    for (const t of joinTextLines(await models.text.detect(frame, v))) {
+      // A plate is a small but not tiny part of the vehicle (badges and logos are tinier).
+      if (!plateShaped(t, 1.2, 7) || t.width > 0.6 * v.width || t.width < 0.08 * v.width || t.height > 0.3 * v.height) continue;
+      plates.push({ ...t, label: "license plate", score: Math.min(1, t.score * (0.5 + 0.5 * v.score) + 0.2) });
+    }
+  }
+  for (const t of joinTextLines(await models.text.detect(frame))) {
+    if (t.score < 0.7 || !plateShaped(t, 1.8, 6)) continue;
+    // Long lines of text (captions, signs) are wider than plates relative to the frame.
+    if (t.width > 0.5 * frame.width) continue;
+    plates.push({ ...t, label: "license plate", score: t.score * 0.8 });
+  }
+  return unionOverlapping(plates);
+}

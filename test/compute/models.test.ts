@@ -1,0 +1,146 @@
+// The models layer on real photos: every model loads from node_modules, loads once under
+// concurrency, and finds what is in the picture. Face recall/precision is measured here against
+// the hand-counted faces of test/fixtures/photos/faces.json and printed.
+import { beforeAll, describe, expect, it } from "vitest";
+import { createModels, type Models } from "../../compute/models/index.ts";
+import { loadModelConfig } from "../../compute/config.ts";
+import { faceBoxes, loadPhoto, matches } from "./photos.ts";
+
+let models: Models;
+
+beforeAll(async () => {
+  models = createModels();
+});
+
+describe("registry and loading", () => {
+  it("loads each model once under concurrent callers and reports it for /healthz", async () => {
+    expect(models.registry.status().every((s) => s.state === "idle")).toBe(true);
+    const a = models.objects.load();
+    const b = models.objects.load();
+    expect(a).toBe(b); // single flight: the same promise
+    const [ha, hb] = await Promise.all([a, b]);
+    expect(ha).toBe(hb);
+    await Promise.all([models.registry.warmAll(), models.registry.warmAll()]);
+    const status = models.registry.status();
+    expect(status.map((s) => s.id).sort()).toEqual(
+      ["face-api/face_landmark_68", "face-api/ssd_mobilenetv1", "gutenye/ppocr-v4-det", "human/blazeface-back", "human/centernet", "human/selfie", "nsfwjs/mobilenet_v2_mid"].sort(),
+    );
+    expect(status.every((s) => s.state === "ready" && typeof s.loadMs === "number")).toBe(true);
+  });
+
+  it("takes model choices from the environment and refuses unknown ones", () => {
+    expect(loadModelConfig({ OBSCURA_MODEL_PERSON_SEGMENTER: "human/rvm" }).personSegmenter).toBe("human/rvm");
+    expect(() => loadModelConfig({ OBSCURA_MODEL_NSFW: "nsfwjs/nope" })).toThrow(/not a known model/);
+  });
+});
+
+describe("FaceDetector", () => {
+  it("finds the hand-counted faces of the test set (recall >= 0.9, precision >= 0.9)", async () => {
+    const truth = faceBoxes();
+    let tp = 0, fp = 0, fn = 0;
+    const lines: string[] = [];
+    for (const [name, boxes] of Object.entries(truth)) {
+      const frame = await loadPhoto(name);
+      const t0 = performance.now();
+      const found = await models.faces.detect(frame);
+      const ms = Math.round(performance.now() - t0);
+      const used = new Set<number>();
+      for (const b of boxes) {
+        const i = found.findIndex((d, k) => !used.has(k) && matches(d, b));
+        if (i >= 0) used.add(i);
+      }
+      tp += used.size; fn += boxes.length - used.size; fp += found.length - used.size;
+      lines.push(`${name}: ${boxes.length} faces, found ${used.size}, false ${found.length - used.size}, ${ms} ms`);
+      expect(found.every((d) => d.label === "face" && d.score > 0 && d.score <= 1)).toBe(true);
+    }
+    const recall = tp / (tp + fn), precision = tp / (tp + fp);
+    console.log(`face detection on ${Object.keys(truth).length} photos: recall ${recall.toFixed(3)} (${tp}/${tp + fn}), precision ${precision.toFixed(3)} (${tp}/${tp + fp})\n  ${lines.join("\n  ")}`);
+    expect(recall).toBeGreaterThanOrEqual(0.9);
+    expect(precision).toBeGreaterThanOrEqual(0.9);
+  }, 900_000);
+
+  it("finds the astronaut's single face and no face in the coffee photo", async () => {
+    const astro = await models.faces.detect(await loadPhoto("astronaut.png"));
+    expect(astro).toHaveLength(1);
+    expect(matches(astro[0], faceBoxes()["astronaut.png"][0])).toBe(true);
+    expect(await models.faces.detect(await loadPhoto("coffee.png"))).toHaveLength(0);
+  });
+});
+
+describe("FaceLandmarker", () => {
+  it("puts 68 landmarks on the face and gives descriptors that tell people apart", async () => {
+    const astro = await loadPhoto("astronaut.png");
+    const box = faceBoxes()["astronaut.png"][0];
+    const [a] = await models.landmarks.describe(astro, [box]);
+    expect(a.points).toHaveLength(68);
+    for (const p of a.points) {
+      expect(p.x).toBeGreaterThan(box.x - 0.2 * box.width);
+      expect(p.x).toBeLessThan(box.x + 1.2 * box.width);
+      expect(p.y).toBeGreaterThan(box.y - 0.2 * box.height);
+      expect(p.y).toBeLessThan(box.y + 1.2 * box.height);
+    }
+    // Eyes (36-47) above the mouth (48-67).
+    const meanY = (from: number, to: number) => a.points.slice(from, to).reduce((s, p) => s + p.y, 0) / (to - from);
+    expect(meanY(36, 48)).toBeLessThan(meanY(48, 68));
+    expect(a.descriptor).toHaveLength(128);
+    // Same face, box shifted a little: same person. A face from another photo: a different person.
+    const [shifted] = await models.landmarks.describe(astro, [{ ...box, x: box.x + 4, y: box.y - 3 }]);
+    const group = await loadPhoto("group1.jpg");
+    const [other] = await models.landmarks.describe(group, [faceBoxes()["group1.jpg"][0]]);
+    const dist = (u: Float32Array, v: Float32Array) => Math.hypot(...Array.from(u, (x, i) => x - v[i]));
+    expect(dist(a.descriptor, shifted.descriptor)).toBeLessThan(0.4);
+    expect(dist(a.descriptor, other.descriptor)).toBeGreaterThan(0.6);
+  });
+});
+
+describe("PersonSegmenter", () => {
+  it("gives a soft mask the size of the frame covering the astronaut, not the background", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const mask = await models.persons.segment(frame);
+    expect([mask.width, mask.height, mask.data.length]).toEqual([512, 512, 512 * 512]);
+    const at = (x: number, y: number) => mask.data[y * 512 + x];
+    expect(at(222, 125)).toBeGreaterThan(200); // face
+    expect(at(200, 350)).toBeGreaterThan(200); // suit
+    expect(at(480, 40)).toBeLessThan(40); // background wall top-right
+    const soft = mask.data.filter((v) => v > 10 && v < 245).length;
+    expect(soft).toBeGreaterThan(100); // soft edges, not a hard cut-out
+  });
+});
+
+describe("ObjectDetector", () => {
+  it("names COCO objects in real photos", async () => {
+    const moto = await models.objects.detect(await loadPhoto("motorcycle_left.png"));
+    expect(moto.map((d) => d.label)).toContain("motorcycle");
+    const m = moto.find((d) => d.label === "motorcycle")!;
+    expect(m.width).toBeGreaterThan(300); // the bike fills most of the 741 px frame
+    const cat = await models.objects.detect(await loadPhoto("chelsea.png"));
+    expect(cat[0].label).toBe("cat");
+    const onlyCars = await models.objects.detect(await loadPhoto("motorcycle_left.png"), ["car"]);
+    expect(onlyCars.every((d) => d.label === "car")).toBe(true);
+  });
+});
+
+describe("TextDetector", () => {
+  it("finds the plate text composited onto the motorcycle and nothing in a text-free photo", async () => {
+    const frame = await loadPhoto("motorcycle-with-plate-composite.png");
+    const boxes = await models.text.detect(frame);
+    const plate = { x: 70, y: 222, width: 96, height: 26 }; // where the composite put it
+    expect(boxes.some((b) => matches(b, plate))).toBe(true);
+    expect(boxes.every((b) => b.label === "text")).toBe(true);
+    expect(await models.text.detect(await loadPhoto("chelsea.png"))).toHaveLength(0);
+  });
+});
+
+describe("NsfwClassifier", () => {
+  it("scores safe photos (including party photos) well below the threshold", async () => {
+    for (const name of ["astronaut.png", "coffee.png", "group2.jpg", "group3.jpg", "group6.jpg"]) {
+      const p = await models.nsfw.probabilities(await loadPhoto(name));
+      const sum = p.Drawing + p.Hentai + p.Neutral + p.Porn + p.Sexy;
+      expect(sum).toBeCloseTo(1, 2);
+      const v = await models.nsfw.classify(await loadPhoto(name));
+      expect(v.score).toBeCloseTo(p.Porn + p.Hentai, 5);
+      expect(v.is_nsfw).toBe(false);
+      expect(v.score).toBeLessThan(0.35);
+    }
+  });
+});
