@@ -51,9 +51,10 @@ export class TextDetector extends Model<ort.InferenceSession> {
       r.height = Math.min(frame.height, Math.ceil(region.y + region.height)) - r.y;
     }
     if (r.width < 8 || r.height < 8) return [];
-    // Resize so the long side is at most maxSide (small crops are upscaled up to 2x so plate
-    // characters are big enough), then round each side to a multiple of 32 as DBNet requires.
-    const scale = Math.min(this.options.maxSide / Math.max(r.width, r.height), 2);
+    // Resize so the long side is at most maxSide, then round each side to a multiple of 32 as
+    // DBNet requires. Whole frames are never upscaled (like PaddleOCR: upscaling invents "text" in
+    // fur and eyes); region crops (a vehicle) are, up to 2x, so plate characters get enough pixels.
+    const scale = Math.min(this.options.maxSide / Math.max(r.width, r.height), region ? 2 : 1);
     const W = Math.max(32, Math.round((r.width * scale) / 32) * 32);
     const H = Math.max(32, Math.round((r.height * scale) / 32) * 32);
     const input = this.toInput(frame, r, W, H);

@@ -139,7 +139,7 @@ describe("probeVideo", () => {
     execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "-f", "image2", "-c:v", "png", png]);
     await expect(probeVideo(png)).rejects.toMatchObject({ code: "unsupported_media_format" });
     const webm = join(dir, "clip.webm");
-    execFileSync("ffmpeg", ["-v", "error", "-y", "-i", clip, "-t", "0.5", "-c:v", "libvpx-vp9", "-an", webm]);
+    execFileSync("ffmpeg", ["-v", "error", "-y", "-i", clip, "-t", "0.5", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-an", webm]);
     await expect(probeVideo(webm)).rejects.toMatchObject({ code: "unsupported_media_format" });
     const truncated = await makeTruncatedVideo(clip, join(dir, "truncated.mp4"));
     await expect(probeVideo(truncated)).rejects.toMatchObject({ code: "corrupt_media" });

@@ -200,7 +200,7 @@ describe("developer dashboard", () => {
     await page.getByRole("link", { name: "Jobs" }).click();
     if (jobId) {
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
-      expect(await row.innerText()).toContain("face-blur");
+      expect(await row.innerText()).toContain("image.face-blur");
     } else {
       expect(await page.getByTestId("no-jobs").innerText()).toBe("No jobs yet.");
     }

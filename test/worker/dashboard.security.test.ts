@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { apiKeys } from "../../schema/tables.ts";
 import type { JobState } from "../../worker/durable/job.ts";
-import { LOCK_MS, MAX_FAILURES, PBKDF2_ITERATIONS, hashPassword, signIn, verifyPassword } from "../../worker/dashboard/auth.ts";
+import { LOCK_MS, MAX_FAILURES, MAX_SIGN_UPS_PER_HOUR, PBKDF2_ITERATIONS, hashPassword, signIn, verifyPassword } from "../../worker/dashboard/auth.ts";
 import { ensureAccount } from "../../worker/services/accounts.ts";
 import { nowIso } from "../../worker/services/db.ts";
 import { jobStub } from "../../worker/services/jobs.ts";
@@ -92,6 +92,21 @@ describe("sign-up refusals", () => {
   });
 });
 
+describe("sign-up throttle", () => {
+  it("limits sign-ups per client address per hour (each new account gets free credits)", async () => {
+    const ip = "203.0.113.77";
+    for (let i = 0; i < MAX_SIGN_UPS_PER_HOUR; i++) {
+      const res = await new Browser().post("/dashboard/sign-up", { email: uniqueEmail("farm"), password: PASSWORD }, { "cf-connecting-ip": ip });
+      expect(res.status).toBe(303);
+    }
+    const refused = await new Browser().post("/dashboard/sign-up", { email: uniqueEmail("farm"), password: PASSWORD }, { "cf-connecting-ip": ip });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain("Too many accounts were created from your network in the last hour.");
+    const elsewhere = await new Browser().post("/dashboard/sign-up", { email: uniqueEmail("farm"), password: PASSWORD }, { "cf-connecting-ip": "203.0.113.78" });
+    expect(elsewhere.status).toBe(303);
+  }, 60_000);
+});
+
 describe("CSRF", () => {
   it("refuses a POST from another origin, even with a valid session and token", async () => {
     const { browser } = await newDeveloper();
@@ -178,7 +193,7 @@ describe("tenant isolation", () => {
     const aliceJobs = await (await alice.browser.get("/dashboard/jobs")).text();
     expect(aliceJobs).toContain(jobId);
     expect(aliceJobs).toContain("42%");
-    expect(aliceJobs).toContain("face-blur");
+    expect(aliceJobs).toContain("video.face-blur");
 
     const bob = await newDeveloper();
     const bobKeys = await (await bob.browser.get("/dashboard/keys")).text();

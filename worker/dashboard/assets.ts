@@ -52,7 +52,7 @@ th{background:#f1f3f4;font-size:.9rem}td.num,th.num{text-align:right;font-varian
 .badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.85rem;border:1px solid currentColor}
 .badge.completed,.badge.grant,.badge.refund{color:var(--ok)}.badge.failed{color:var(--bad)}
 .badge.processing,.badge.reserve{color:var(--warn)}.badge.queued,.badge.capture{color:var(--muted)}
-.error-text{color:var(--bad)}
+.error-text{color:var(--bad)}.nowrap{white-space:nowrap}
 .compare{display:grid;grid-template-columns:repeat(auto-fit,minmax(280px,1fr));gap:1rem;margin-top:1rem}
 figure{margin:0;background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.75rem;min-height:8rem}
 figcaption{font-weight:600;margin-bottom:.5rem}.placeholder{color:var(--muted);margin:0}figure img{max-width:100%;height:auto;display:block}

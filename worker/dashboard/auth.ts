@@ -146,6 +146,8 @@ export interface DashboardSession {
 export async function createSession(db: Db, accountId: string): Promise<{ token: string; expires: Date }> {
   const token = randomId(32);
   const now = Date.now();
+  // Housekeeping: expired sessions are useless; drop them whenever someone signs in.
+  await db.delete(dashboardSessions).where(lt(dashboardSessions.expiresAt, nowIso(now)));
   await db.insert(dashboardSessions).values({ tokenHash: await sha256Hex(token), accountId, csrfToken: randomId(24), createdAt: nowIso(now), expiresAt: nowIso(now + SESSION_TTL_MS) });
   return { token, expires: new Date(now + SESSION_TTL_MS) };
 }

@@ -67,8 +67,11 @@ export function balanceEffect(kind: string, credits: number): number {
 }
 
 /** Recent jobs from the index table, each with its live state from its Durable Object. */
-export async function recentJobs(env: Env, db: Db, accountId: string): Promise<JobView[]> {
-  const rows = await db.select({ id: jobs.id }).from(jobs).where(eq(jobs.accountId, accountId)).orderBy(desc(jobs.createdAt)).limit(RECENT_JOBS);
+export type JobRow = JobView & { feature_id: string };
+
+export async function recentJobs(env: Env, db: Db, accountId: string): Promise<JobRow[]> {
+  const rows = await db.select({ id: jobs.id, feature: jobs.feature }).from(jobs).where(eq(jobs.accountId, accountId)).orderBy(desc(jobs.createdAt)).limit(RECENT_JOBS);
   const views = (await Promise.all(rows.map((r) => jobStub(env, r.id).view(accountId)))) as (JobView | null)[];
-  return views.filter((v): v is JobView => v !== null);
+  // The view's `feature` drops the media ("face-blur"); the index row keeps the dotted id.
+  return views.flatMap((v, i) => (v ? [{ ...v, feature_id: rows[i]!.feature }] : []));
 }

@@ -2,10 +2,9 @@
 // The dashboard's pages, rendered on the server. Every form works without JavaScript except the
 // "try it" panel; the page script only adds the copy button and that panel.
 import type { Child } from "hono/jsx";
-import type { JobView } from "../durable/job.ts";
 import type { Account } from "../services/accounts.ts";
 import { PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH, SIGN_UP_CREDITS } from "./auth.ts";
-import { balanceEffect, type Overview, type Usage } from "./data.ts";
+import { balanceEffect, type JobRow, type Overview, type Usage } from "./data.ts";
 
 export const ASSET_VERSION = "1";
 type Nav = "overview" | "keys" | "credits" | "jobs" | "try";
@@ -275,7 +274,7 @@ export function CreditsPage(props: { account: Account; csrf: string; overview: O
   );
 }
 
-export function JobsPage(props: { account: Account; csrf: string; jobs: JobView[]; limit: number }) {
+export function JobsPage(props: { account: Account; csrf: string; jobs: JobRow[]; limit: number }) {
   return (
     <Page title="Jobs" nav="jobs" account={props.account} csrf={props.csrf}>
       <p class="muted">The latest {props.limit} jobs (video requests, and image requests sent with <code>Prefer: respond-async</code>). Reload to refresh.</p>
@@ -286,11 +285,11 @@ export function JobsPage(props: { account: Account; csrf: string; jobs: JobView[
             {props.jobs.map((j) => (
               <tr data-job-id={j.job_id}>
                 <td><code>{j.job_id}</code></td>
-                <td>{j.feature}</td>
+                <td class="nowrap"><code>{j.feature_id}</code></td>
                 <td><span class={`badge ${j.status}`}>{j.status}</span></td>
-                <td><progress max={100} value={j.progress} aria-label={`Progress of ${j.job_id}`}>{j.progress}%</progress> {j.progress}%</td>
+                <td class="nowrap"><progress max={100} value={j.progress} aria-label={`Progress of ${j.job_id}`}>{j.progress}%</progress> {j.progress}%</td>
                 <td class="num">{j.credits_used ?? ""}</td>
-                <td>{when(j.created_at)}</td>
+                <td class="nowrap">{when(j.created_at)}</td>
                 <td>
                   {j.result_url ? <a href={j.result_url}>Download result</a> : j.error ? <span class="error-text">{j.error.code}: {j.error.message}</span> : <span class="muted">pending</span>}
                 </td>

@@ -133,10 +133,11 @@ export class JobObject extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
   }
 
-  /** Result stored: settle the credits on the real duration and finish. */
   // complete and fail await D1 (settling the credits) between reading and writing the state, and
   // input gates do not hold other calls back during that I/O: without blockConcurrencyWhile a
   // result and a failure arriving together would both pass the status check.
+
+  /** Result stored: settle the credits on the real duration and finish. */
   async complete(resultUrl: string, durationSeconds?: number): Promise<boolean> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const s = await this.load();

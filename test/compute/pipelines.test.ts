@@ -1,0 +1,204 @@
+// Image pipelines on real photos, judged on pixels: inside every hand-checked face box the image is
+// clearly blurred (sharpness drops by most of its value), away from faces it is unchanged, photos
+// without a target come back unchanged, masks and alpha are sensible, prompts are understood.
+import { beforeAll, describe, expect, it } from "vitest";
+import { createModels, type Models } from "../../compute/models/index.ts";
+import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
+import { resolvePrompt } from "../../compute/pipelines/vocabulary.ts";
+import type { Frame } from "../../compute/types.ts";
+import { faceBoxes, loadPhoto, outside, psnr, sharpness } from "./photos.ts";
+
+let models: Models;
+const run = (id: keyof typeof IMAGE_PIPELINES, frame: Frame, params: object) => IMAGE_PIPELINES[id](frame, params, models) as Promise<Frame>;
+
+beforeAll(async () => {
+  models = createModels();
+  await models.registry.warmAll();
+});
+
+describe("registry", () => {
+  it("maps every image feature id to a pipeline", () => {
+    expect(Object.keys(IMAGE_PIPELINES).sort()).toEqual([
+      "image.blur-anything", "image.blur-background", "image.face-blur", "image.license-plate-blur",
+      "image.nsfw", "image.portrait-enhance", "image.remove-background",
+    ]);
+  });
+});
+
+describe("image.face-blur", () => {
+  it("blurs every face of a group photo and leaves the rest untouched", async () => {
+    const frame = await loadPhoto("group5.jpg");
+    const faces = faceBoxes()["group5.jpg"];
+    const out = await run("image.face-blur", frame, {});
+    expect([out.width, out.height, out.channels]).toEqual([frame.width, frame.height, 3]);
+    for (const f of faces) {
+      const before = sharpness(frame, f), after = sharpness(out, f);
+      expect(after).toBeLessThan(0.15 * before); // sharpness drops by most of its value
+    }
+    // Beyond the blur ellipse (face grown 20% + feather) nothing changed.
+    expect(psnr(frame, out, outside(faces, 0.6))).toBeGreaterThan(40);
+  });
+
+  it("blurs the small faces of the collage", async () => {
+    const frame = await loadPhoto("group-collage-small-faces.jpg");
+    const faces = faceBoxes()["group-collage-small-faces.jpg"];
+    const out = await run("image.face-blur", frame, { blur_strength: 0.5 });
+    const blurred = faces.filter((f) => sharpness(out, f) < 0.25 * sharpness(frame, f));
+    expect(blurred.length).toBeGreaterThanOrEqual(faces.length - 1);
+    expect(psnr(frame, out, outside(faces, 0.6))).toBeGreaterThan(40);
+  });
+
+  it("returns a photo without faces unchanged", async () => {
+    const frame = await loadPhoto("coffee.png");
+    const out = await run("image.face-blur", frame, {});
+    expect(Buffer.compare(out.data, frame.data)).toBe(0);
+  });
+
+  it("makes a mosaic when pixelated, and blur_strength is monotonic", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const [face] = faceBoxes()["astronaut.png"];
+    const mosaic = await run("image.face-blur", frame, { pixelated: true });
+    // A mosaic is flat blocks: most horizontal neighbours inside the face are identical.
+    let same = 0, total = 0;
+    for (let y = face.y + 10; y < face.y + face.height - 10; y++) for (let x = face.x + 10; x < face.x + face.width - 10; x++) {
+      const i = (y * frame.width + x) * 3;
+      total++;
+      if (mosaic.data[i] === mosaic.data[i + 3] && mosaic.data[i + 1] === mosaic.data[i + 4]) same++;
+    }
+    expect(same / total).toBeGreaterThan(0.8);
+    const weak = sharpness(await run("image.face-blur", frame, { blur_strength: 0 }), face);
+    const strong = sharpness(await run("image.face-blur", frame, { blur_strength: 1 }), face);
+    expect(weak).toBeLessThan(0.2 * sharpness(frame, face)); // 0 still hides the face
+    expect(strong).toBeLessThan(weak);
+  });
+});
+
+describe("image.license-plate-blur", () => {
+  // The plate is synthetic (rendered text) composited onto a real motorcycle photo: no photo with
+  // a readable plate ships in a package. See test/fixtures/photos/SOURCES.md.
+  const plate = { x: 70, y: 222, width: 96, height: 26 };
+
+  it("blurs the plate and leaves the rest of the photo untouched", async () => {
+    const frame = await loadPhoto("motorcycle-with-plate-composite.png");
+    const out = await run("image.license-plate-blur", frame, {});
+    const inner = { x: plate.x + 12, y: plate.y + 3, width: plate.width - 16, height: plate.height - 6 }; // the characters
+    expect(sharpness(out, inner)).toBeLessThan(0.2 * sharpness(frame, inner));
+    expect(psnr(frame, out, outside([plate], 0.6))).toBeGreaterThan(40);
+  });
+
+  it("returns a photo without plates unchanged", async () => {
+    const frame = await loadPhoto("chelsea.png");
+    const out = await run("image.license-plate-blur", frame, { pixelated: true });
+    expect(Buffer.compare(out.data, frame.data)).toBe(0);
+  });
+});
+
+describe("image.blur-background", () => {
+  it("keeps the person sharp and blurs the background", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const [face] = faceBoxes()["astronaut.png"];
+    const out = await run("image.blur-background", frame, { blur_strength: 0.7 });
+    expect(psnr(frame, out, (x, y) => x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height)).toBeGreaterThan(35);
+    const flag = { x: 0, y: 0, width: 90, height: 300 }; // the flag on the left, behind her
+    expect(sharpness(out, flag)).toBeLessThan(0.3 * sharpness(frame, flag));
+    const weak = await run("image.blur-background", frame, { blur_strength: 0.1 });
+    expect(sharpness(weak, flag)).toBeGreaterThan(sharpness(out, flag));
+  });
+});
+
+describe("image.remove-background", () => {
+  it("gives RGBA with a soft alpha: opaque person, transparent background", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const out = await run("image.remove-background", frame, {});
+    expect(out.channels).toBe(4);
+    const alpha = (x: number, y: number) => out.data[(y * out.width + x) * 4 + 3];
+    expect(alpha(222, 125)).toBeGreaterThan(240); // face
+    expect(alpha(200, 380)).toBeGreaterThan(240); // suit
+    expect(alpha(480, 40)).toBeLessThan(20); // wall
+    let soft = 0;
+    for (let p = 0; p < out.width * out.height; p++) if (out.data[p * 4 + 3] > 10 && out.data[p * 4 + 3] < 245) soft++;
+    expect(soft).toBeGreaterThan(200);
+    // Colour is kept where the person is.
+    const i = (125 * 512 + 222) * 4, j = (125 * 512 + 222) * 3;
+    expect([out.data[i], out.data[i + 1], out.data[i + 2]]).toEqual([frame.data[j], frame.data[j + 1], frame.data[j + 2]]);
+  });
+
+  it("fills background_color when output_transparent is false", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const out = await run("image.remove-background", frame, { output_transparent: false, background_color: "#0000FF" });
+    expect(out.channels).toBe(3);
+    const px = (x: number, y: number) => Array.from(out.data.subarray((y * 512 + x) * 3, (y * 512 + x) * 3 + 3));
+    const [r, g, b] = px(480, 40);
+    expect(r).toBeLessThan(30); expect(g).toBeLessThan(30); expect(b).toBeGreaterThan(225);
+    const j = (125 * 512 + 222) * 3;
+    expect(px(222, 125)).toEqual([frame.data[j], frame.data[j + 1], frame.data[j + 2]]);
+  });
+});
+
+describe("image.portrait-enhance", () => {
+  it("enhance_face smooths skin texture inside the face only (plus global tone)", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const [face] = faceBoxes()["astronaut.png"];
+    const out = await run("image.portrait-enhance", frame, { enhance_face: true, depth_effect: false });
+    const cheek = { x: face.x + 10, y: face.y + 45, width: 20, height: 20 };
+    const tone = psnr(frame, out, outside([face], 0.5)); // outside: only the global exposure/WB
+    const inside = psnr(frame, out, (x, y) => x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height);
+    expect(inside).toBeLessThan(tone); // the face changed more than the rest
+    expect(sharpness(out, cheek)).toBeLessThan(sharpness(frame, cheek)); // smoother skin
+    expect(sharpness(out, cheek)).toBeGreaterThan(0.05 * sharpness(frame, cheek)); // not a smear
+  });
+
+  it("depth_effect blurs more the farther from the subject", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const [face] = faceBoxes()["astronaut.png"];
+    const out = await run("image.portrait-enhance", frame, { enhance_face: false, depth_effect: true, blur_strength: 1 });
+    expect(psnr(frame, out, (x, y) => x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height)).toBeGreaterThan(35);
+    const near = { x: 330, y: 60, width: 24, height: 60 }; // wall just right of her hair
+    const far = { x: 470, y: 20, width: 40, height: 100 }; // far right edge
+    const keptNear = sharpness(out, near) / sharpness(frame, near);
+    const keptFar = sharpness(out, far) / sharpness(frame, far);
+    expect(keptFar).toBeLessThan(keptNear);
+    expect(keptFar).toBeLessThan(0.3);
+  });
+});
+
+describe("image.blur-anything", () => {
+  it("understands synonyms and plurals and refuses prompts naming nothing findable", async () => {
+    expect(resolvePrompt("license plates")).toEqual([{ kind: "plate" }]);
+    expect(resolvePrompt("People")).toEqual([{ kind: "person" }]);
+    expect(resolvePrompt("the dogs and cars")).toEqual([{ kind: "object", classes: ["dog", "car"] }]);
+    expect(resolvePrompt("mobile phones")).toEqual([{ kind: "object", classes: ["cell phone"] }]);
+    expect(resolvePrompt("faces, text")).toEqual([{ kind: "face" }, { kind: "text" }]);
+    const frame = await loadPhoto("coffee.png");
+    const err = await run("image.blur-anything", frame, { prompt: "unicorns" }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "unsupported_prompt", status: 422 });
+    expect((err as Error).message).toMatch(/faces, licence plates, text, people/);
+    expect((err as Error).message).toMatch(/cell phone/);
+  });
+
+  it("blurs the cup in the coffee photo (boxes) and leaves the far corner untouched", async () => {
+    const frame = await loadPhoto("coffee.png");
+    const out = await run("image.blur-anything", frame, { prompt: "cups", blur_strength: 0.7 });
+    const cupRim = { x: 190, y: 40, width: 200, height: 60 };
+    expect(sharpness(out, cupRim)).toBeLessThan(0.2 * sharpness(frame, cupRim));
+    const corner = (x: number, y: number) => x > 520 && y > 330;
+    expect(psnr(frame, out, corner)).toBeGreaterThan(40);
+  });
+
+  it("hides people under the segmenter mask, mosaic with pixelation_strength", async () => {
+    const frame = await loadPhoto("astronaut.png");
+    const [face] = faceBoxes()["astronaut.png"];
+    const out = await run("image.blur-anything", frame, { prompt: "person", pixelated: true, pixelation_strength: 20 });
+    expect(sharpness(out, face)).toBeLessThan(0.3 * sharpness(frame, face));
+    expect(psnr(frame, out, (x, y) => x > 440 && y < 100)).toBeGreaterThan(35); // the wall top-right
+  });
+});
+
+describe("image.nsfw", () => {
+  it("classifies a safe photo as not NSFW with a score in 0..1", async () => {
+    const v = await IMAGE_PIPELINES["image.nsfw"](await loadPhoto("group3.jpg"), {}, models);
+    expect(v.is_nsfw).toBe(false);
+    expect(v.score).toBeGreaterThanOrEqual(0);
+    expect(v.score).toBeLessThan(0.5);
+  });
+});
