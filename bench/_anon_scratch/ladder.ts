@@ -30,7 +30,7 @@ for (const [name, opt] of Object.entries(variants)) {
   const ds: number[] = []; const ss: number[] = [];
   for (const s of set) {
     let out = s.f;
-    s.faces.forEach((fc, i) => { out = anonymizeFace(out, { box: fc.box, landmarks: fc.landmarks }, syntheticIdentity(i + 1, s.n.length), opt); });
+    s.faces.forEach((fc, i) => { out = anonymizeFace(out, { box: fc.box, landmarks: fc.landmarks }, { ...syntheticIdentity(i + 1, s.n.length), ...(opt as any).id }, opt); });
     const cmp = await m.compare(out, s.faces);
     for (const c of cmp) { ds.push(c.distance); ss.push(c.score); }
     if (process.env.SAVE) await sharp(out.data, { raw: { width: out.width, height: out.height, channels: 3 } }).jpeg().toFile(`/tmp/anon/${name}-${s.n}.jpg`);

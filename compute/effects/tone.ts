@@ -26,15 +26,21 @@ export async function smoothSkin(frame: Frame, mask: Mask, sigma: number, amount
   return { ...frame, data: out };
 }
 
-/** Unsharp mask inside `mask`: adds back `amount` x the detail finer than `sigma`. */
-export async function sharpenDetail(frame: Frame, mask: Mask, sigma: number, amount: number): Promise<Frame> {
+/**
+ * Unsharp mask inside `mask`, on edges only (eyes, brows, lips): adds back `amount` x the detail
+ * finer than `sigma` where it is stronger than `edge` levels, so smoothed skin stays smooth.
+ */
+export async function sharpenDetail(frame: Frame, mask: Mask, sigma: number, amount: number, edge = 12): Promise<Frame> {
   const blurred = await gaussianBlur(frame, sigma);
   const out = Buffer.from(frame.data);
   const c = frame.channels;
   for (let p = 0, i = 0; p < mask.data.length; p++, i += c) {
     const m = mask.data[p];
     if (m === 0) continue;
-    const a = (amount * m) / 255;
+    let diff = 0;
+    for (let k = 0; k < 3; k++) diff += Math.abs(frame.data[i + k] - blurred.data[i + k]);
+    const a = ((amount * m) / 255) * Math.min(1, Math.max(0, diff / 3 / edge - 1));
+    if (a === 0) continue;
     for (let k = 0; k < 3; k++) out[i + k] = clamp(Math.round(frame.data[i + k] + a * (frame.data[i + k] - blurred.data[i + k])));
   }
   return { ...frame, data: out };

@@ -73,7 +73,7 @@ export class FaceDetector {
         for (const t of this.tiles(width, height, side)) {
           // Tiles are for small faces; a face filling the tile is SSD's job on the whole frame, and
           // BlazeFace's large boxes on tiles are mostly texture false positives.
-          const small = (await this.blaze.detect(image, t)).filter((d) => d.width <= 0.35 * t.width);
+          const small = (await this.blaze.detect(image, t)).filter((d) => d.width <= 0.2 * t.width);
           found.push(...small);
         }
       }

@@ -19,9 +19,21 @@ export function coverage(mask: Mask): number {
   return s / (255 * mask.data.length);
 }
 
+/**
+ * Stretches a segmenter's soft output so the subject's interior is fully opaque and the clear
+ * background fully transparent, keeping a soft ramp only at the edge (values 0.15..0.85 -> 0..1).
+ * Raw sigmoid outputs sit at 0.9-0.97 inside a person, which would let the blurred or removed
+ * background bleed into the face.
+ */
+export function matte(mask: Mask, lo = 0.15, hi = 0.85): Mask {
+  const a = lo * 255, span = (hi - lo) * 255;
+  const lut = Uint8Array.from({ length: 256 }, (_, v) => Math.max(0, Math.min(255, Math.round(((v - a) / span) * 255))));
+  return { ...mask, data: mask.data.map((v) => lut[v]) };
+}
+
 export async function findSubject(frame: Frame, models: Pick<Models, "persons" | "objects">): Promise<Subject> {
   const persons = await models.persons.segment(frame);
-  if (coverage(persons) > 0.01) return { mask: persons, kind: "person" };
+  if (coverage(persons) > 0.01) return { mask: matte(persons), kind: "person" };
   const objects = (await models.objects.detect(frame)).filter((d) => d.score >= 0.35);
   if (objects.length === 0) return { mask: persons, kind: "none" };
   const main = objects.reduce((a, b) => (a.width * a.height >= b.width * b.height ? a : b));

@@ -2,15 +2,22 @@
 // never outlive the request that started them, and how to keep the end of their stderr for the
 // error message (ffmpeg explains itself in the last lines).
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import type { ChildProcess } from "node:child_process";
 
-/** Debian's ffmpeg 5.1 on PATH (what CI installs); FFMPEG_PATH / FFPROBE_PATH override it. */
+const require = createRequire(import.meta.url);
+
+/**
+ * The static ffmpeg/ffprobe builds that ship inside registry packages (@ffmpeg-installer/ffmpeg
+ * 4.1 with libx264, @ffprobe-installer/ffprobe), so `npm ci` is the whole install, also on
+ * air-gapped servers. FFMPEG_PATH / FFPROBE_PATH override them (e.g. Debian's ffmpeg).
+ */
 export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || "ffmpeg";
+  return process.env.FFMPEG_PATH || (require("@ffmpeg-installer/ffmpeg") as { path: string }).path;
 }
 
 export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || "ffprobe";
+  return process.env.FFPROBE_PATH || (require("@ffprobe-installer/ffprobe") as { path: string }).path;
 }
 
 /** A started ffmpeg/ffprobe with what the caller needs to supervise it. */

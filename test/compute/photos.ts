@@ -62,3 +62,16 @@ export function matches(det: Box, truth: Box): boolean {
   const i = w > 0 && h > 0 ? w * h : 0;
   return i / (det.width * det.height + truth.width * truth.height - i) >= 0.25;
 }
+
+/** Fraction of horizontal neighbours inside `box` with identical colour (a mosaic is mostly flat). */
+export function flatFraction(f: Frame, box: Box): number {
+  let same = 0, total = 0;
+  for (let y = Math.round(box.y); y < Math.round(box.y + box.height); y++) {
+    for (let x = Math.round(box.x); x < Math.round(box.x + box.width) - 1; x++) {
+      const i = (y * f.width + x) * f.channels, j = i + f.channels;
+      total++;
+      if (f.data[i] === f.data[j] && f.data[i + 1] === f.data[j + 1] && f.data[i + 2] === f.data[j + 2]) same++;
+    }
+  }
+  return total ? same / total : 0;
+}

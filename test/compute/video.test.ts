@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../schema/errors.ts";
 import type { Frame } from "../../compute/types.ts";
-import { ffmpegPath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
+import { ffmpegPath, ffprobePath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
 import { RawFrameReader } from "../../compute/video/frames.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
 import type { VideoInfo } from "../../compute/video/probe.ts";
@@ -55,7 +55,7 @@ function psnr(a: Buffer, b: Buffer): number {
 }
 
 function ffprobeStreams(path: string): Array<Record<string, unknown>> {
-  const out = execFileSync("ffprobe", ["-v", "error", "-show_streams", "-of", "json", path], { encoding: "utf8" });
+  const out = execFileSync(ffprobePath(), ["-v", "error", "-show_streams", "-of", "json", path], { encoding: "utf8" });
   return (JSON.parse(out) as { streams: Array<Record<string, unknown>> }).streams;
 }
 
@@ -136,10 +136,10 @@ describe("probeVideo", () => {
 
   it("refuses what is not MP4/MOV as unsupported, and a cut-short MP4 as corrupt", async () => {
     const png = join(dir, "photo.mp4");
-    execFileSync("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "-f", "image2", "-c:v", "png", png]);
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "color=red:size=32x32", "-frames:v", "1", "-f", "image2", "-c:v", "png", png]);
     await expect(probeVideo(png)).rejects.toMatchObject({ code: "unsupported_media_format" });
     const webm = join(dir, "clip.webm");
-    execFileSync("ffmpeg", ["-v", "error", "-y", "-i", clip, "-t", "0.5", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-an", webm]);
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-i", clip, "-t", "0.5", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-an", webm]);
     await expect(probeVideo(webm)).rejects.toMatchObject({ code: "unsupported_media_format" });
     const truncated = await makeTruncatedVideo(clip, join(dir, "truncated.mp4"));
     await expect(probeVideo(truncated)).rejects.toMatchObject({ code: "corrupt_media" });

@@ -29,7 +29,7 @@ async function enhanceFaces(frame: Frame, models: Pick<Models, "faces">): Promis
   let out = applyGains(frame, [wb[0] * ev, wb[1] * ev, wb[2] * ev]);
   const size = Math.max(...faces.map((f) => Math.max(f.width, f.height)));
   out = await smoothSkin(out, mask, Math.max(1, size * 0.02), 0.8);
-  out = await sharpenDetail(out, mask, Math.max(1, size * 0.01), 0.35);
+  out = await sharpenDetail(out, mask, Math.max(1, size * 0.02), 0.5);
   return out;
 }
 
