@@ -127,18 +127,18 @@ export function reshape(pts: Pt[], id: SyntheticIdentity, amount = 1): Pt[] {
  * Fixed anchors around the face for the warp: a ring of points on an ellipse well outside the jaw
  * and brows (forehead included), which do not move, so the warp fades out to the identity map.
  */
-export function anchorRing(pts: Pt[], n = 16, scale = 1): Pt[] {
+export function anchorRing(pts: Pt[], n = 16, extra = 0, forehead = 0.75): Pt[] {
   const f = faceFrame(pts);
   // Face-frame ellipse: centre a bit below the eyes, generous radii.
   const q = pts.map((p) => toFace(f, p));
   const xs = q.map((p) => p.x);
   const ys = q.map((p) => p.y);
   const cx = (Math.min(...xs) + Math.max(...xs)) / 2;
-  const top = Math.min(...ys) - 0.9; // forehead above the brows
+  const top = Math.min(...ys) - forehead - 0.15; // forehead above the brows
   const bottom = Math.max(...ys);
   const cy = (top + bottom) / 2;
-  const rx = ((Math.max(...xs) - Math.min(...xs)) / 2 + 0.45) * scale;
-  const ry = ((bottom - top) / 2 + 0.4) * scale;
+  const rx = (Math.max(...xs) - Math.min(...xs)) / 2 + 0.45 + extra;
+  const ry = (bottom - top) / 2 + 0.4 + extra;
   const ring: Pt[] = [];
   for (let k = 0; k < n; k++) {
     const t = (2 * Math.PI * k) / n;

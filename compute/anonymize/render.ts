@@ -29,6 +29,9 @@ export interface AnonymizeOptions {
   texture: false | Omit<TextureOptions, "seed" | "tint" | "detail" | "frequency"> & { tone: boolean; procedural: boolean };
   /** Which features are re-drawn procedurally (false = none). */
   features: false | FeatureOptions;
+  /** Replaced region: forehead height above the brows and outward growth of the outline (IOD). */
+  forehead?: number;
+  maskGrow?: number;
 }
 
 /** The measured default (see bench/anonymization.ts and the report in compute/anonymize/README.md). */
@@ -51,7 +54,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
   const ff0 = faceFrame(src);
   if (!(ff0.iod >= 2)) return; // degenerate landmarks: nothing sensible to draw
   const dst = options.warp > 0 ? reshape(src, identity, options.warp) : src.map((p) => ({ ...p }));
-  const ring = anchorRing(src);
+  const ring = anchorRing(src, 16, options.maskGrow ?? 0.02, options.forehead ?? 0.75);
   const xs = ring.map((p) => p.x);
   const ys = ring.map((p) => p.y);
   const roi = roiOf({ x: Math.min(...xs) - 2, y: Math.min(...ys) - 2, width: Math.max(...xs) - Math.min(...xs) + 4, height: Math.max(...ys) - Math.min(...ys) + 4 }, frame);
@@ -69,7 +72,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
   if (options.texture || options.features) {
     // Face mask: jaw + forehead outline of the reshaped face, feathered outwards a little.
     const mask = plane(roi.width, roi.height);
-    fillPolygon(mask, faceOutline(dst).map(local), 1, 0.02 * ff.iod);
+    fillPolygon(mask, faceOutline(dst, options.forehead ?? 0.75).map(local), 1, (options.maskGrow ?? 0.02) * ff.iod);
     const soft = blurPlane(mask, 0.08 * ff.iod);
     for (let i = 0; i < soft.data.length; i++) soft.data[i] = Math.min(1, soft.data[i] * 1.15) * ringMask.data[i];
     let face = img;

@@ -28,8 +28,10 @@ async function enhanceFaces(frame: Frame, models: Pick<Models, "faces">): Promis
   const ev = exposureGain(luma, 140);
   let out = applyGains(frame, [wb[0] * ev, wb[1] * ev, wb[2] * ev]);
   const size = Math.max(...faces.map((f) => Math.max(f.width, f.height)));
-  out = await smoothSkin(out, mask, Math.max(1, size * 0.02), 0.8);
-  out = await sharpenDetail(out, mask, Math.max(1, size * 0.02), 0.5);
+  // Smoothing removes texture weaker than ~24 levels (pores, blemishes); sharpening then crisps
+  // only contrasts stronger than ~40 levels (eyes, brows, lips), so skin stays smooth.
+  out = await smoothSkin(out, mask, Math.max(1, size * 0.025), 1, 24);
+  out = await sharpenDetail(out, mask, Math.max(1, size * 0.02), 0.6, 40);
   return out;
 }
 

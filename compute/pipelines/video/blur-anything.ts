@@ -1,0 +1,46 @@
+// video.blur-anything: the prompt's targets (same vocabulary as images) found on detection
+// frames, tracked, and hidden. sam3_batch_size = frames per detector call, sam3_chunk_size =
+// frames handed to the processor at once (its look-ahead window); see compute/video/tracked.ts.
+import type { FeatureParams } from "../../../schema/features.ts";
+import type { Detection, Frame } from "../../types.ts";
+import type { Models } from "../../models/index.ts";
+import { pixelationToStrength } from "../../effects/index.ts";
+import { trackedProcessor } from "../../video/tracked.ts";
+import type { ChunkProcessor } from "../../video/stream.ts";
+import { hideBoxes } from "../hide.ts";
+import { findPlates } from "../plates.ts";
+import { resolvePrompt, type Target } from "../vocabulary.ts";
+import { DETECT_EVERY, eachFrame } from "./common.ts";
+
+type TargetModels = Pick<Models, "faces" | "objects" | "text">;
+
+/** Everything the targets name in one frame, as labelled boxes (people as COCO person boxes). */
+export async function findTargets(frame: Frame, targets: Target[], models: TargetModels): Promise<Detection[]> {
+  const found: Detection[] = [];
+  for (const t of targets) {
+    if (t.kind === "face") found.push(...(await models.faces.detect(frame)));
+    else if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
+    else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
+    else if (t.kind === "person") found.push(...(await models.objects.detect(frame, ["person"])));
+    else found.push(...(await models.objects.detect(frame, t.classes)));
+  }
+  return found;
+}
+
+export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels): ChunkProcessor {
+  const targets = resolvePrompt(params.prompt); // unsupported_prompt before any frame is decoded
+  const pixelated = (params.blur_anything_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian")) === "pixelated";
+  return trackedProcessor({
+    detectEvery: DETECT_EVERY,
+    batchSize: params.sam3_batch_size,
+    chunkSize: params.sam3_chunk_size,
+    detect: eachFrame((frame) => findTargets(frame, targets, models)),
+    apply: async (frame, coverage) => {
+      const opts = { blur_strength: params.blur_strength, pixelated, pixelStrength: pixelationToStrength(params.pixelation_strength) };
+      const faces = coverage.boxes.filter((b) => b.label === "face");
+      const others = coverage.boxes.filter((b) => b.label !== "face");
+      const out = faces.length ? await hideBoxes(frame, faces, { ...opts, shape: "ellipse", grow: 0.2 }) : frame;
+      return others.length ? hideBoxes(out, others, { ...opts, shape: "rect", grow: 0.05 }) : out;
+    },
+  });
+}

@@ -1,0 +1,22 @@
+// video.face-blur: faces detected, tracked across frames (one identity per track, covered while
+// the detector misses them), and hidden with the requested mode.
+import type { FeatureParams } from "../../../schema/features.ts";
+import type { Models } from "../../models/index.ts";
+import { coverWithEmoji } from "../../effects/overlay.ts";
+import { trackedProcessor } from "../../video/tracked.ts";
+import type { ChunkProcessor } from "../../video/stream.ts";
+import { hideBoxes } from "../hide.ts";
+import { DETECT_EVERY, eachFrame } from "./common.ts";
+
+export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">): ChunkProcessor {
+  // face_blur_mode wins over pixelated; without it, pixelated decides.
+  const mode = params.face_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian");
+  return trackedProcessor({
+    detectEvery: DETECT_EVERY,
+    detect: eachFrame((frame) => models.faces.detect(frame)),
+    apply: (frame, coverage) =>
+      mode === "emoji"
+        ? coverWithEmoji(frame, coverage.boxes, params.emoji)
+        : hideBoxes(frame, coverage.boxes, { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 }),
+  });
+}

@@ -1,0 +1,17 @@
+// Feature id -> video pipeline: (params, models) => the ChunkProcessor processVideo runs.
+import type { Models } from "../../models/index.ts";
+import type { ChunkProcessor } from "../../video/stream.ts";
+import { backgroundBlurVideo } from "./background-blur.ts";
+import { blurAnythingVideo } from "./blur-anything.ts";
+import { faceBlurVideo } from "./face-blur.ts";
+import { licensePlateBlurVideo } from "./license-plate-blur.ts";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type VideoPipeline = (params: any, models: Models) => ChunkProcessor;
+
+export const VIDEO_PIPELINES: Record<string, VideoPipeline> = {
+  "video.face-blur": faceBlurVideo,
+  "video.license-plate-blur": licensePlateBlurVideo,
+  "video.blur-anything": blurAnythingVideo,
+  "video.background-blur": backgroundBlurVideo,
+};

@@ -1,0 +1,31 @@
+// Image features as tasks: fetch, decode (format from the bytes, orientation applied, limits),
+// run the pipeline, encode in the input's format with no metadata.
+import type { Models } from "../models/index.ts";
+import type { ImagePipeline, NsfwPipeline } from "../pipelines/image/index.ts";
+import { decodeImage, encodeImage } from "../media/image.ts";
+import { loadMediaBytes } from "./media-source.ts";
+import type { Task } from "./types.ts";
+
+export function imageTask(feature: string, pipeline: ImagePipeline, models: () => Models): Task {
+  return {
+    feature,
+    media: "image",
+    async run(request, ctx) {
+      const { frame, format } = await decodeImage(await loadMediaBytes(request.media, "image", ctx.signal));
+      const out = await pipeline(frame, request.params, models());
+      const encoded = await encodeImage(out, format);
+      return { type: "media", body: encoded.bytes, contentType: encoded.contentType };
+    },
+  };
+}
+
+export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: () => Models): Task {
+  return {
+    feature,
+    media: "image",
+    async run(request, ctx) {
+      const { frame } = await decodeImage(await loadMediaBytes(request.media, "image", ctx.signal));
+      return { type: "json", body: await pipeline(frame, request.params, models()) };
+    },
+  };
+}
