@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   media_url_not_allowed: { status: 400, description: "The media URL points at localhost, a private, link-local or reserved address, or is a signed URL." },
   unauthorized: { status: 401, description: "The API key is missing, malformed, unknown or revoked." },
   insufficient_credits: { status: 402, description: "The account has fewer credits than the request costs; nothing ran." },
+  forbidden: { status: 403, description: "The dashboard refused a request that did not come from its own pages (CSRF check)." },
   plan_restricted: { status: 403, description: "The account's plan does not allow this option (for example is_watermark=false)." },
   not_found: { status: 404, description: "No such route." },
   job_not_found: { status: 404, description: "No job with this id belongs to the caller." },

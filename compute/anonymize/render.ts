@@ -11,7 +11,11 @@ import { drawFeatures } from "./features.ts";
 import { anchorRing, faceFrame, faceOutline, reshape } from "./geometry.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import type { Pt } from "./raster.ts";
-import { blendInto, blurPlane, cropFloat, fillPolygon, plane, roiOf } from "./raster.ts";
+import type { FloatImage, Plane } from "./raster.ts";
+import { blendInto, blurImage, blurPlane, cropFloat, fillPolygon, plane, roiOf } from "./raster.ts";
+import { syntheticShading } from "./shading.ts";
+import type { FaceFrame } from "./geometry.ts";
+import { toFace } from "./geometry.ts";
 import type { TextureOptions } from "./texture.ts";
 import { retexture } from "./texture.ts";
 import { delaunay, warpImage } from "./warp.ts";
@@ -26,7 +30,7 @@ export interface AnonymizeOptions {
   /** Scale of the identity's geometry changes (0 = no warp). */
   warp: number;
   /** Skin re-texturing, or false to keep the (warped) original texture. */
-  texture: false | Omit<TextureOptions, "seed" | "tint" | "detail" | "frequency"> & { tone: boolean; procedural: boolean };
+  texture: false | Omit<TextureOptions, "seed" | "tint" | "detail" | "frequency" | "shading"> & { tone: boolean; procedural: boolean; shading?: number };
   /** Which features are re-drawn procedurally (false = none). */
   features: false | FeatureOptions;
   /** Replaced region: forehead height above the brows and outward growth of the outline (IOD). */
@@ -36,7 +40,7 @@ export interface AnonymizeOptions {
 
 /** The measured default (see bench/anonymization.ts and the report in compute/anonymize/README.md). */
 export const DEFAULT_ANONYMIZE_OPTIONS: AnonymizeOptions = {
-  warp: 1,
+  warp: 2,
   texture: { lowSigma: 0.12, fineSigma: 0.02, fineKeep: 0.5, tone: true, procedural: true },
   features: { eyes: true, brows: true, lips: true, nose: true },
 };
@@ -78,6 +82,8 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
     let face = img;
     if (options.texture) {
       const t = options.texture;
+      let shading: Plane | undefined;
+      if (t.shading && t.shading > 0) shading = shadingFor(img, dst, ring, ff, soft, t.shading, options.forehead ?? 0.75);
       face = retexture(img, ff, {
         lowSigma: t.lowSigma,
         fineSigma: t.fineSigma,
@@ -86,6 +92,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
         frequency: identity.skinFrequency,
         tint: t.tone ? identity.skinTint : [1, 1, 1],
         seed: identity.noiseSeed,
+        shading,
       }, soft);
     } else {
       face = { ...img, data: new Float32Array(img.data) };
@@ -99,6 +106,36 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
     }
   }
   blendInto(frame, img, ringMask);
+}
+
+/** Synthetic relief shading for the reshaped face, lit from the side the input is lit from. */
+function shadingFor(img: FloatImage, dst: Pt[], ring: Pt[], ff: FaceFrame, weight: Plane, amount: number, forehead: number): Plane {
+  const local = (p: Pt): Pt => ({ x: p.x - img.x0, y: p.y - img.y0 });
+  const outline = faceOutline(dst, forehead);
+  const top = outline.slice(17); // forehead points
+  const topZ = top.map((_, k) => 0.25 + 0.2 * Math.sin((Math.PI * (k + 1)) / (top.length + 1)));
+  const pts = [...dst, ...top, ...ring].map(local);
+  const tris = delaunay(pts);
+  // Light direction: which side of the face is brighter in the input's coarse shading.
+  const coarse = blurImage(img, 0.3 * ff.iod);
+  let left = 0, right = 0, nl = 0, nr = 0;
+  for (let j = 0; j < img.height; j += 2) {
+    for (let i = 0; i < img.width; i += 2) {
+      const w = weight.data[j * img.width + i];
+      if (w < 0.5) continue;
+      const k = (j * img.width + i) * 3;
+      const l = 0.299 * coarse.data[k] + 0.587 * coarse.data[k + 1] + 0.114 * coarse.data[k + 2];
+      const q = toFace(ff, { x: img.x0 + i, y: img.y0 + j });
+      if (q.x < -0.15) { left += l; nl++; } else if (q.x > 0.15) { right += l; nr++; }
+    }
+  }
+  const L = nl ? left / nl : 1, R = nr ? right / nr : 1;
+  const lx = Math.max(-0.8, Math.min(0.8, (3 * (R - L)) / Math.max(1, R + L)));
+  // Light direction in image axes (face x rotated by roll).
+  const light = { x: lx * ff.cos + 0.35 * ff.sin, y: lx * ff.sin - 0.35 * ff.cos, z: 1 };
+  const s = syntheticShading(img.width, img.height, pts, [...topZ, ...ring.map(() => -0.25)], tris, ff, light, weight);
+  if (amount !== 1) for (let i = 0; i < s.data.length; i++) s.data[i] = 1 + (s.data[i] - 1) * amount;
+  return s;
 }
 
 /**

@@ -49,6 +49,8 @@ export interface TextureOptions {
   /** Per-channel tone multipliers. */
   tint: [number, number, number];
   seed: number;
+  /** Relative synthetic shading (see shading.ts) multiplied into the kept low frequencies. */
+  shading?: Plane;
 }
 
 /**
@@ -72,11 +74,12 @@ export function retexture(img: FloatImage, frame: FaceFrame, opts: TextureOption
         continue;
       }
       const q = toFace(frame, { x: img.x0 + i + 0.5, y: img.y0 + j + 0.5 });
+      const sh = opts.shading ? opts.shading.data[p] : 1;
       const n = opts.detail > 0 ? fbm(q.x * opts.frequency, q.y * opts.frequency, opts.seed) * opts.detail : 0;
       for (let c = 0; c < 3; c++) {
         const fine = mid ? (img.data[k + c] - mid.data[k + c]) * opts.fineKeep : 0;
         const lum = low.data[k + c];
-        const v = lum * opts.tint[c] * (1 + n / 160) + fine;
+        const v = lum * sh * opts.tint[c] * (1 + n / 160) + fine;
         out[k + c] = img.data[k + c] + (v - img.data[k + c]) * wgt;
       }
     }

@@ -2,6 +2,7 @@
 // Fast enough to run on many tiles; its anchors and box decoding follow the MediaPipe spec.
 import type { Box, Detection } from "../types.ts";
 import { Model } from "./base.ts";
+import { squareTiles } from "./geometry.ts";
 import { loadGraphModel, packageFile, tf } from "./runtime/tfjs.ts";
 
 const INPUT = 256;
@@ -33,42 +34,61 @@ export class BlazeFaceModel extends Model<tf.GraphModel> {
     tf.dispose(model.execute(tf.zeros([1, INPUT, INPUT, 3])));
   }
 
-  /** Raw [896, 17] predictions (score logit, cx, cy, w, h, 6 keypoints) for a square crop. */
-  private predictRaw(model: tf.GraphModel, image: tf.Tensor3D, region: Box): tf.Tensor2D {
+  /** Raw [1, 896, 17] predictions (score logit, cx, cy, w, h, 6 keypoints) for one 256 px tile. */
+  private predictRaw(model: tf.GraphModel, batch: tf.Tensor4D): tf.Tensor3D {
     return tf.tidy(() => {
-      const crop = tf.slice(image, [region.y, region.x, 0], [region.height, region.width, 3]);
-      // Pad to a square so the 256x256 resize does not distort faces.
-      const side = Math.max(region.width, region.height);
-      const padded = tf.pad(crop, [[0, side - region.height], [0, side - region.width], [0, 0]]);
-      const input = tf.image.resizeBilinear(padded as tf.Tensor3D, [INPUT, INPUT]).div(127.5).sub(1).expandDims(0);
-      const res = model.execute(input) as tf.Tensor[];
+      const res = model.execute(batch) as tf.Tensor[];
       // This converted graph splits the two anchor strides into (score, box) pairs; ordered by size
       // they are: scores@384 [1,384,1], scores@512 [1,512,1], boxes@384 [1,384,16], boxes@512 [1,512,16].
       const bySize = [...res].sort((a, b) => a.size - b.size);
       const scores = tf.concat([bySize[1], bySize[0]], 1); // anchors: 512 (stride 16) then 384 (stride 32)
       const boxes = tf.concat([bySize[3], bySize[2]], 1);
-      return tf.concat([scores, boxes], 2).squeeze([0]) as tf.Tensor2D;
+      return tf.concat([scores, boxes], 2) as tf.Tensor3D;
     });
   }
 
-  async detect(image: tf.Tensor3D, region?: Box): Promise<Detection[]> {
-    const model = await this.load();
-    const [h, w] = image.shape;
-    const r = region ?? { x: 0, y: 0, width: w, height: h };
-    const raw = this.predictRaw(model, image, r);
-    const data = await raw.data();
-    raw.dispose();
-    const scale = Math.max(r.width, r.height) / INPUT;
+  private decode(data: Float32Array | Int32Array | Uint8Array, offset: number, x0: number, y0: number, scale: number): Detection[] {
     const out: Detection[] = [];
     for (let i = 0; i < 896; i++) {
-      const score = 1 / (1 + Math.exp(-data[i * 17]));
+      const o = offset + i * 17;
+      const score = 1 / (1 + Math.exp(-data[o]));
       if (score < this.minConfidence) continue;
-      const cx = data[i * 17 + 1] + this.anchorXY[i * 2];
-      const cy = data[i * 17 + 2] + this.anchorXY[i * 2 + 1];
-      const bw = data[i * 17 + 3];
-      const bh = data[i * 17 + 4];
-      out.push({ x: r.x + (cx - bw / 2) * scale, y: r.y + (cy - bh / 2) * scale, width: bw * scale, height: bh * scale, score, label: "face" });
+      const cx = data[o + 1] + this.anchorXY[i * 2];
+      const cy = data[o + 2] + this.anchorXY[i * 2 + 1];
+      const bw = data[o + 3];
+      const bh = data[o + 4];
+      out.push({ x: x0 + (cx - bw / 2) * scale, y: y0 + (cy - bh / 2) * scale, width: bw * scale, height: bh * scale, score, label: "face" });
     }
     return out;
+  }
+
+  /** Faces in the whole image ([h, w, 3] int32), padded to a square and seen at 256 px. */
+  async detect(image: tf.Tensor3D): Promise<Detection[]> {
+    const [h, w] = image.shape;
+    return this.detectTiles(image, Math.max(w, h), 0);
+  }
+
+  /**
+   * Faces on overlapping square tiles of about `tileSide` px. The image is resized once so that a
+   * tile is 256 px and tiles are plain slices of it: per-tile crops and resizes of the full-size
+   * image cost more than the network itself on small machines.
+   */
+  async detectTiles(image: tf.Tensor3D, tileSide: number, overlap = 0.25): Promise<Detection[]> {
+    const model = await this.load();
+    const [h, w] = image.shape;
+    const scale = INPUT / tileSide; // image px -> network px
+    const rw = Math.max(INPUT, Math.round(w * scale));
+    const rh = Math.max(INPUT, Math.round(h * scale));
+    const tiles = squareTiles(rw, rh, INPUT, overlap);
+    const raw = tf.tidy(() => {
+      const resized = tf.image.resizeBilinear(image, [Math.round(h * scale), Math.round(w * scale)]).div(127.5).sub(1) as tf.Tensor3D;
+      // Pad (with the value of black) up to one tile where the image is smaller than a tile.
+      const padded = tf.pad(resized, [[0, rh - resized.shape[0]], [0, rw - resized.shape[1]], [0, 0]], -1);
+      // The graph has a fixed batch of 1: one execute per tile, one download for all of them.
+      return tf.concat(tiles.map((t) => this.predictRaw(model, tf.slice(padded, [t.y, t.x, 0], [INPUT, INPUT, 3]).expandDims(0) as tf.Tensor4D)));
+    });
+    const data = await raw.data();
+    raw.dispose();
+    return tiles.flatMap((t, k) => this.decode(data, k * 896 * 17, t.x / scale, t.y / scale, 1 / scale));
   }
 }

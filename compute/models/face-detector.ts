@@ -1,11 +1,13 @@
 // Finds every face, small and large, frontal and turned. One pass of one detector misses small
-// faces in group photos (SSD sees the frame at 512 px, so a 40 px face in a 1920 px photo shrinks
-// to ~10 px), so we combine:
-//   1. SSD MobileNetV1 on the whole frame (large, turned and partly hidden faces);
-//   2. SSD on overlapping square tiles when the frame is much larger than SSD's input, so small
-//      faces are seen at 2-4x the resolution;
-//   3. BlazeFace (back-camera model) on smaller tiles, a cheap second opinion for tiny faces;
-// and merge everything with NMS.
+// faces in group photos (SSD sees the frame at 512 px, so a 25 px face in a 1920 px photo shrinks
+// to ~7 px), so we combine:
+//   1. SSD MobileNetV1 on the whole frame: large, turned, tilted and partly hidden faces;
+//   2. BlazeFace (back-camera model, 256 px input) on overlapping square tiles of ~512 px, so
+//      small faces are seen at 2-4x the resolution; only small boxes are taken from tiles;
+//   3. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
+//      on our set it added no face the two passes above missed);
+// and merge everything with NMS. Measured on test/fixtures/photos (faces.json): see the report
+// printed by test/compute/models.test.ts.
 import type { Detection, Frame } from "../types.ts";
 import { clipBox, nms, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
@@ -70,12 +72,10 @@ export class FaceDetector {
       }
       if (this.blaze) {
         const side = Math.max(this.options.blazeTile, Math.round(long / 6));
-        for (const t of this.tiles(width, height, side)) {
-          // Tiles are for small faces; a face filling the tile is SSD's job on the whole frame, and
-          // BlazeFace's large boxes on tiles are mostly texture false positives.
-          const small = (await this.blaze.detect(image, t)).filter((d) => d.width <= 0.2 * t.width);
-          found.push(...small);
-        }
+        // Tiles are for small faces; a face filling much of a tile is SSD's job on the whole
+        // frame, and BlazeFace's large boxes on tiles are mostly texture false positives.
+        const small = (await this.blaze.detectTiles(image, side)).filter((d) => d.width <= 0.2 * side);
+        found.push(...small);
       }
       return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
     } finally {

@@ -29,9 +29,8 @@ export class FaceLandmarker extends Model<FaceApi> {
 
   protected async warmUp(faceapi: FaceApi): Promise<void> {
     const t = tf.zeros([112, 112, 3], "int32");
-    const lm = await faceapi.nets.faceLandmark68Net.detectLandmarks(t);
-    tf.dispose(await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(t));
-    void lm;
+    await faceapi.nets.faceLandmark68Net.detectLandmarks(t);
+    await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(t);
     t.dispose();
   }
 

@@ -18,9 +18,10 @@ export type Target =
 const SPECIAL: Record<string, Target["kind"]> = {
   face: "face", head: "face", visage: "face",
   "license plate": "plate", "licence plate": "plate", "number plate": "plate", "registration plate": "plate",
-  "car plate": "plate", "plate number": "plate", "license": "plate", "licence": "plate", plate: "plate", "registration": "plate",
+  "car plate": "plate", "plate number": "plate", "license plate number": "plate", "licence plate number": "plate",
+  license: "plate", licence: "plate", plate: "plate", registration: "plate",
   text: "text", writing: "text", word: "text", words: "text", letter: "text", lettering: "text", caption: "text",
-  sign: "text", signage: "text", "street sign": "text", "name tag": "text", "badge": "text", number: "text",
+  sign: "text", signage: "text", "street sign": "text", "name tag": "text", badge: "text",
   person: "person", people: "person", human: "person", man: "person", men: "person", woman: "person",
   women: "person", child: "person", children: "person", kid: "person", boy: "person", girl: "person",
   pedestrian: "person", body: "person", bystander: "person", passerby: "person", passersby: "person", crowd: "person",

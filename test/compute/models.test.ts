@@ -59,6 +59,21 @@ describe("FaceDetector", () => {
     expect(precision).toBeGreaterThanOrEqual(0.9);
   }, 900_000);
 
+  it("does not leak tensors across calls", async () => {
+    const { tf } = await import("../../compute/models/runtime/tfjs.ts");
+    const frame = await loadPhoto("astronaut.png");
+    await models.faces.detect(frame);
+    const before = tf.memory().numTensors;
+    for (let i = 0; i < 3; i++) {
+      await models.faces.detect(frame);
+      await models.persons.segment(frame);
+      await models.objects.detect(frame);
+      await models.nsfw.classify(frame);
+      await models.landmarks.describe(frame, faceBoxes()["astronaut.png"]);
+    }
+    expect(tf.memory().numTensors).toBe(before);
+  });
+
   it("finds the astronaut's single face and no face in the coffee photo", async () => {
     const astro = await models.faces.detect(await loadPhoto("astronaut.png"));
     expect(astro).toHaveLength(1);

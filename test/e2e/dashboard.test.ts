@@ -201,6 +201,16 @@ describe("developer dashboard", () => {
     if (jobId) {
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
       expect(await row.innerText()).toContain("image.face-blur");
+      // Reload (as the page says) until the job finishes; completed jobs link to their result.
+      const deadline = Date.now() + 180_000;
+      while (!/completed|failed/.test(await row.locator(".badge").innerText()) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 1000));
+        await page.reload();
+      }
+      expect(await row.locator(".badge").innerText()).toBe("completed");
+      expect(await row.innerText()).toContain("100%");
+      const href = await row.getByRole("link", { name: "Download result" }).getAttribute("href");
+      expect((await fetch(href!)).headers.get("content-type")).toMatch(/^image\//);
     } else {
       expect(await page.getByTestId("no-jobs").innerText()).toBe("No jobs yet.");
     }

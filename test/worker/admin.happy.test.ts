@@ -44,6 +44,10 @@ describe("admin key routes", () => {
     const bad = await admin("/internal/admin/keys", { email: "not-an-email" });
     expect(bad).toEqual({ status: 400, body: { error: { code: "invalid_request", message: "email must be an e-mail address.", status: 400 } } });
     expect((await admin("/internal/admin/keys", { email: "x@example.org", tier: "gold" })).body.error).toMatchObject({ message: "tier must be one of: free, pro, enterprise." });
+    // Inherited property names are not tiers.
+    expect((await admin("/internal/admin/keys", { email: "x@example.org", tier: "toString" })).body.error).toMatchObject({ message: "tier must be one of: free, pro, enterprise." });
     expect((await admin("/internal/admin/keys", { email: "x@example.org", credits: -1 })).body.error).toMatchObject({ message: "credits must be a whole number >= 0." });
+    expect((await admin("/internal/admin/keys", { email: "x@example.org", daily_limit: -5 })).body.error).toMatchObject({ message: "daily_limit must be a whole number >= 0." });
+    expect(await env.DB.prepare("SELECT * FROM accounts WHERE email = 'x@example.org'").first()).toBeNull();
   });
 });

@@ -7,13 +7,15 @@
 //   - media_unreachable   (compute fetches the media URL: DNS, timeout, HTTP error, redirects)
 //   - unsupported_prompt  (compute's detector does not know the prompt / object_text)
 //   - not_implemented     (compute is up but does not serve the feature)
+// compute.error.test.ts additionally checks, against a fake compute (a fetch mock), that the
+// Worker passes the first three through unchanged with nothing charged and answers 501 itself.
 // The areas' own error files go deeper on each family (validation, media URLs, uploads, ...).
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "../../schema/errors.ts";
 import { API, BASE, SVG, api, balance, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
 
-const E2E_ONLY: ErrorCode[] = ["corrupt_media", "media_unreachable", "unsupported_prompt", "not_implemented"];
+const NEEDS_COMPUTE: ErrorCode[] = ["corrupt_media", "media_unreachable", "unsupported_prompt", "not_implemented"];
 const tested = new Set<ErrorCode>();
 const code = (c: ErrorCode, fn: () => Promise<void>) => {
   tested.add(c);
@@ -147,6 +149,23 @@ describe("every error code producible in workerd", () => {
     }
   });
 
+  it("internal_error inside a route keeps the rate headers", async () => {
+    const u = await createUser();
+    const spy = vi.spyOn(env.JOBS, "idFromName").mockImplementation(() => {
+      throw new Error("Durable Objects are down");
+    });
+    const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const res = await api("/jobs/job_AAAAAAAAAAAAAAAAAAAAAA", { key: u.key });
+      expect(res.headers.get("x-ratelimit-limit")).toBe("100");
+      expect(res.headers.get("x-ratelimit-remaining")).toBe("99");
+      await expectError(res, "internal_error", "An unexpected error occurred; nothing was charged. Please retry.");
+    } finally {
+      spy.mockRestore();
+      quiet.mockRestore();
+    }
+  });
+
   code("compute_unavailable", async () => {
     const u = await createUser({ credits: 10 });
     const res = await postJson("/images/face-blur", u.key, { image_url: "https://media.example.com/a.png" });
@@ -156,6 +175,6 @@ describe("every error code producible in workerd", () => {
   });
 
   it("covers every code of the catalog here or names it as end-to-end only", () => {
-    expect([...tested, ...E2E_ONLY].sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect([...tested, ...NEEDS_COMPUTE].sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });
 });

@@ -88,6 +88,16 @@ describe("other upload errors", () => {
     await expectError(await putBytes(t.upload_url, new Uint8Array()), "invalid_request", "The upload needs a Content-Length header and a non-empty body.");
   });
 
+  it("a body shorter than its Content-Length: 400, nothing stored, the URL stays usable", async () => {
+    const u = await createUser();
+    const t = await uploadTicket(u, "image");
+    const png = await makePng();
+    const res = await SELF.fetch(t.upload_url, { method: "PUT", body: png, headers: { "content-length": String(png.length + 100) } });
+    await expectError(res, "invalid_request", `The upload body does not match its Content-Length of ${png.length + 100} bytes.`);
+    expect(await env.MEDIA.head(`uploads/${t.upload_id}`)).toBeNull();
+    expect((await putBytes(t.upload_url, png)).status).toBe(200);
+  });
+
   it("the ticket endpoints validate their body", async () => {
     const u = await createUser();
     await expectError(await postJson("/uploads/image", u.key, { filename: "a.png" }), "invalid_request", "unknown field(s): filename");

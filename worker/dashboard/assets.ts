@@ -27,7 +27,7 @@ h1{margin:.2rem 0 1rem;font-size:1.6rem}h2{font-size:1.1rem;margin:0 0 .5rem}
 .big{font-size:2rem;font-weight:650;margin:.25rem 0}.big .muted{font-size:1rem;font-weight:400}
 .muted{color:var(--muted)}
 .facts{display:grid;grid-template-columns:auto auto;gap:.15rem 1rem;margin:.5rem 0 0}.facts dt{color:var(--muted)}.facts dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
-meter{width:100%;height:1.1rem}
+meter{width:100%;height:1.1rem}progress{width:5rem;vertical-align:middle}
 form.stack{display:flex;flex-direction:column;gap:.35rem}form.stack button{margin-top:.75rem}
 form.narrow{max-width:28rem}
 form.inline{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}

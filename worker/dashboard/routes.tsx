@@ -12,7 +12,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { featureById, priceOf } from "../../schema/features.ts";
 import { constantTimeEqual } from "../../schema/signing.ts";
 import type { AppEnv, Env, Vars } from "../env.ts";
-import { onError } from "../errors.ts";
+import { errorResponse, onError } from "../errors.ts";
 import { rateLimit } from "../middleware/rate-limit.ts";
 import { handleFeature } from "../routes/features.ts";
 import { createDb } from "../services/db.ts";
@@ -73,7 +73,7 @@ const sameOrigin: MiddlewareHandler<DashEnv> = async (c, next) => {
 };
 
 function refuse(c: DashContext, message: string): Response | Promise<Response> {
-  if (c.req.path.startsWith("/dashboard/api/")) return c.json({ error: { code: "forbidden", message, status: 403 } }, 403);
+  if (c.req.path.startsWith("/dashboard/api/")) return errorResponse("forbidden", message);
   return html(c, <MessagePage title="Request refused" message={message} status={403} />, 403);
 }
 

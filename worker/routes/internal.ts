@@ -78,7 +78,8 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.post("/internal/admin/keys", async (c) => {
     const input = await signedJson<{ email: string; name?: string; tier?: Tier; credits?: number; daily_limit?: number; key_name?: string }>(c);
     if (!input.email || !/^[^@\s]+@[^@\s]+$/.test(input.email)) throw new ApiError("invalid_request", "email must be an e-mail address.");
-    if (input.tier && !(input.tier in TIERS)) throw new ApiError("invalid_request", `tier must be one of: ${Object.keys(TIERS).join(", ")}.`);
+    if (input.tier !== undefined && !Object.hasOwn(TIERS, input.tier)) throw new ApiError("invalid_request", `tier must be one of: ${Object.keys(TIERS).join(", ")}.`);
+    if (input.daily_limit !== undefined && (!Number.isInteger(input.daily_limit) || input.daily_limit < 0)) throw new ApiError("invalid_request", "daily_limit must be a whole number >= 0.");
     if (input.credits !== undefined && (!Number.isInteger(input.credits) || input.credits < 0)) throw new ApiError("invalid_request", "credits must be a whole number >= 0.");
     const db = createDb(c.env.DB);
     const account = await ensureAccount(db, { email: input.email, name: input.name, tier: input.tier, dailyLimit: input.daily_limit });

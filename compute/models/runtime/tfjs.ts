@@ -7,9 +7,9 @@ import * as tf from "@tensorflow/tfjs";
 import { setWasmPaths } from "@tensorflow/tfjs-backend-wasm";
 import type { Frame } from "../../types.ts";
 
-export { tf };
 import { packageFile } from "./package-file.ts";
-export { packageFile };
+
+export { tf, packageFile };
 
 let ready: Promise<void> | undefined;
 
@@ -19,8 +19,8 @@ export function initTf(): Promise<void> {
     // setWasmPaths wants a directory prefix; in Node the backend reads the .wasm with fs.
     const wasmDir = packageFile("@tensorflow/tfjs-backend-wasm", "dist");
     setWasmPaths(wasmDir + path.sep);
-    // Node has no DOM: TF.js warns when checking the platform otherwise. The threaded build needs
-    // worker-backed wasm threads that tfjs does not set up in Node, so we use the SIMD single-thread build.
+    // tfjs picks the SIMD single-thread build here: its threaded build needs wasm worker threads
+    // that it does not set up in Node. One thread per process; scale out with processes.
     await tf.setBackend("wasm");
     await tf.ready();
     tf.enableProdMode();

@@ -1,0 +1,205 @@
+// Face anonymization, measured (run: npx node bench/anonymization.ts [--ladder]).
+//   1. identity: face-api descriptor distance original -> output, every face of the real test
+//      photos (skimage astronaut + camera, face-api demo group photos 1-6), min and median;
+//   2. still a face: SSD MobileNetV1 score at each original position in the output, min;
+//   3. stability on a pan/zoom video made in memory from astronaut.png (36 frames, crop window
+//      sliding and zooming, resampled with sharp): the output is mapped back to photo coordinates
+//      (the camera path is known exactly) and the mean absolute frame-to-frame change inside the
+//      face region is compared with the input's (flicker ratio = D_out / D_in; 1 = the output
+//      changes no more than the input does under the same resampling).
+// --ladder also measures the alternatives (warp only, texture only, features only, ...).
+import { readFileSync } from "node:fs";
+import sharp from "sharp";
+import type { Box, Frame } from "../compute/types.ts";
+import { FaceMeter, distance, type FaceMeasure } from "../compute/anonymize/evaluate.ts";
+import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, type AnonymizeOptions } from "../compute/anonymize/render.ts";
+import { IdentityCache, calibrateIdentity } from "../compute/anonymize/calibrate.ts";
+import { LandmarkSmoother } from "../compute/anonymize/smoothing.ts";
+import { syntheticIdentity } from "../compute/anonymize/identity.ts";
+
+const PHOTOS = new URL("../test/fixtures/photos/", import.meta.url);
+export const TEST_PHOTOS = ["astronaut.png", "camera.png", "group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg"];
+
+export async function loadPhoto(name: string): Promise<Frame> {
+  const { data, info } = await sharp(readFileSync(new URL(name, PHOTOS))).toColourspace("srgb").removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height, channels: 3 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const f3 = (x: number) => x.toFixed(3);
+
+/** Anonymize every face of a photo (track id = face index) and measure each. */
+export async function measurePhoto(meter: FaceMeter, frame: Frame, faces: FaceMeasure[], options: AnonymizeOptions, calibrate: boolean) {
+  const cache = new IdentityCache();
+  let out = frame;
+  for (let i = 0; i < faces.length; i++) {
+    const face = { box: faces[i].box, landmarks: faces[i].landmarks };
+    if (calibrate) cache.set(i + 1, (await calibrateIdentity(meter, frame, face, i + 1, { options })).identity);
+    out = anonymizeFace(out, face, cache.identityFor(i + 1), options);
+  }
+  return { out, results: await meter.compare(out, faces) };
+}
+
+// ---- pan/zoom video in memory -------------------------------------------------------------
+export interface Shot {
+  /** Crop window in photo coordinates. */
+  win: Box;
+  frame: Frame;
+}
+
+export async function panZoomVideo(photo: Frame, frames = 36, size = 384): Promise<Shot[]> {
+  const shots: Shot[] = [];
+  for (let t = 0; t < frames; t++) {
+    const u = t / (frames - 1);
+    const side = Math.round(440 - 140 * u); // zoom in
+    const x = Math.round(10 + 50 * u + 12 * Math.sin(6 * u));
+    const y = Math.round(5 + 20 * u);
+    const win = { x, y, width: side, height: side };
+    const { data, info } = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: photo.channels } })
+      .extract({ left: x, top: y, width: side, height: side }).resize(size, size, { kernel: "lanczos3" }).raw().toBuffer({ resolveWithObject: true });
+    shots.push({ win, frame: { data, width: info.width, height: info.height, channels: 3 } });
+  }
+  return shots;
+}
+
+/** Frame sampled back in photo coordinates over `region` (bilinear, luma). */
+function backToPhoto(shot: Shot, f: Frame, region: Box): Float32Array {
+  const s = f.width / shot.win.width;
+  const out = new Float32Array(region.width * region.height);
+  for (let j = 0; j < region.height; j++) {
+    for (let i = 0; i < region.width; i++) {
+      const fx = (region.x + i + 0.5 - shot.win.x) * s - 0.5;
+      const fy = (region.y + j + 0.5 - shot.win.y) * s - 0.5;
+      const x0 = Math.max(0, Math.min(f.width - 2, Math.floor(fx)));
+      const y0 = Math.max(0, Math.min(f.height - 2, Math.floor(fy)));
+      const ax = Math.max(0, Math.min(1, fx - x0));
+      const ay = Math.max(0, Math.min(1, fy - y0));
+      const L = (x: number, y: number) => {
+        const k = (y * f.width + x) * f.channels;
+        return 0.299 * f.data[k] + 0.587 * f.data[k + 1] + 0.114 * f.data[k + 2];
+      };
+      const top = L(x0, y0) * (1 - ax) + L(x0 + 1, y0) * ax;
+      const bot = L(x0, y0 + 1) * (1 - ax) + L(x0 + 1, y0 + 1) * ax;
+      out[j * region.width + i] = top * (1 - ay) + bot * ay;
+    }
+  }
+  return out;
+}
+
+/** Mean absolute frame-to-frame change of the stabilised sequences inside `region` (photo coords). */
+export function stabilityMetric(shots: Shot[], outputs: Frame[], region: Box): { dIn: number; dOut: number; ratio: number } {
+  let dIn = 0;
+  let dOut = 0;
+  let prevIn: Float32Array | null = null;
+  let prevOut: Float32Array | null = null;
+  for (let t = 0; t < shots.length; t++) {
+    const a = backToPhoto(shots[t], shots[t].frame, region);
+    const b = backToPhoto(shots[t], outputs[t], region);
+    if (prevIn && prevOut) {
+      let si = 0, so = 0;
+      for (let k = 0; k < a.length; k++) {
+        si += Math.abs(a[k] - prevIn[k]);
+        so += Math.abs(b[k] - prevOut[k]);
+      }
+      dIn += si / a.length;
+      dOut += so / a.length;
+    }
+    prevIn = a;
+    prevOut = b;
+  }
+  const n = shots.length - 1;
+  return { dIn: dIn / n, dOut: dOut / n, ratio: dOut / dIn };
+}
+
+/** Run the anonymizer over the video like the pipeline would (detect, landmarks, smooth, render). */
+export async function runVideo(meter: FaceMeter, shots: Shot[], options: AnonymizeOptions, smooth: boolean) {
+  const smoother = new LandmarkSmoother();
+  const identity = syntheticIdentity(1);
+  const outputs: Frame[] = [];
+  const perFrame: Array<{ score: number; distance: number }> = [];
+  for (const shot of shots) {
+    const faces = (await meter.faces(shot.frame, 0.5)).sort((a, b) => b.box.width - a.box.width).slice(0, 1);
+    if (faces.length === 0) throw new Error("no face in a video frame");
+    const pts = smooth ? smoother.push(faces[0].landmarks) : faces[0].landmarks;
+    const out = anonymizeFace(shot.frame, { box: faces[0].box, landmarks: pts }, identity, options);
+    outputs.push(out);
+    perFrame.push((await meter.compare(out, faces))[0]);
+  }
+  return { outputs, perFrame };
+}
+
+async function main() {
+  const meter = new FaceMeter();
+  const ladder = process.argv.includes("--ladder");
+  const t0 = performance.now();
+  const set: Array<{ name: string; frame: Frame; faces: FaceMeasure[] }> = [];
+  for (const name of TEST_PHOTOS) {
+    const frame = await loadPhoto(name);
+    set.push({ name, frame, faces: await meter.faces(frame, 0.5) });
+  }
+  const nFaces = set.reduce((a, s) => a + s.faces.length, 0);
+  console.log(`test set: ${set.length} photos, ${nFaces} faces (SSD score >= 0.5)`);
+  // Reference: how far apart different real people are with this descriptor on this set.
+  const all = set.flatMap((s) => s.faces.map((f) => f.descriptor));
+  const nearest = all.map((d, i) => Math.min(...all.filter((_, j) => j !== i).map((e) => distance(d, e))));
+  const med = all.map((d, i) => median(all.filter((_, j) => j !== i).map((e) => distance(d, e))));
+  console.log(`reference: distance to the nearest OTHER face of the set: min ${f3(Math.min(...nearest))}, median ${f3(median(nearest))}; median distance to other faces ${f3(median(med))}`);
+
+  const F = { eyes: true, brows: true, lips: true, nose: true };
+  const T = DEFAULT_ANONYMIZE_OPTIONS.texture as Exclude<AnonymizeOptions["texture"], false>;
+  const variants: Array<[string, AnonymizeOptions, boolean]> = ladder
+    ? [
+        ["warp x1 only", { warp: 1, texture: false, features: false }, false],
+        ["warp x3 only", { warp: 3, texture: false, features: false }, false],
+        ["texture only (low-pass 0.12 IOD + procedural)", { warp: 0, texture: T, features: false }, false],
+        ["texture only (low-pass 0.25 IOD)", { warp: 0, texture: { ...T, lowSigma: 0.25 }, features: false }, false],
+        ["features only", { warp: 0, texture: false, features: F }, false],
+        ["warp x1 + texture + features", { ...DEFAULT_ANONYMIZE_OPTIONS, warp: 1 }, false],
+        ["warp x2 + texture + features", { ...DEFAULT_ANONYMIZE_OPTIONS, warp: 2 }, false],
+        ["default + synthetic relief shading", { ...DEFAULT_ANONYMIZE_OPTIONS, texture: { ...T, lowSigma: 0.3, shading: 1 } }, false],
+        ["default (fixed seed per track)", DEFAULT_ANONYMIZE_OPTIONS, false],
+        ["default + calibration (best of 4 seeds)", DEFAULT_ANONYMIZE_OPTIONS, true],
+      ]
+    : [
+        ["default (fixed seed per track)", DEFAULT_ANONYMIZE_OPTIONS, false],
+        ["default + calibration (best of 4 seeds)", DEFAULT_ANONYMIZE_OPTIONS, true],
+      ];
+  for (const [label, options, calibrate] of variants) {
+    const ds: number[] = [];
+    const ss: number[] = [];
+    const per: string[] = [];
+    const t = performance.now();
+    for (const s of set) {
+      const { results } = await measurePhoto(meter, s.frame, s.faces, options, calibrate);
+      results.forEach((r, i) => {
+        ds.push(r.distance);
+        ss.push(r.score);
+        per.push(`${s.name}#${i} ${f3(r.distance)}/${r.score.toFixed(2)}`);
+      });
+    }
+    console.log(`\n[${label}] identity distance min ${f3(Math.min(...ds))} median ${f3(median(ds))}, faces >= 0.6: ${ds.filter((d) => d >= 0.6).length}/${ds.length}; detector score min ${f3(Math.min(...ss))} median ${f3(median(ss))}, faces >= 0.5: ${ss.filter((x) => x >= 0.5).length}/${ss.length}  (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    if (process.argv.includes("--verbose")) console.log("  " + per.join("\n  "));
+  }
+
+  // ---- stability ---------------------------------------------------------------------------
+  const astro = set[0];
+  const shots = await panZoomVideo(astro.frame);
+  const fb = astro.faces[0].box;
+  const region = { x: Math.round(fb.x + fb.width * 0.05), y: Math.round(fb.y + fb.height * 0.05), width: Math.round(fb.width * 0.9), height: Math.round(fb.height * 0.9) };
+  for (const smooth of [false, true]) {
+    const { outputs, perFrame } = await runVideo(meter, shots, DEFAULT_ANONYMIZE_OPTIONS, smooth);
+    const st = stabilityMetric(shots, outputs, region);
+    const ds = perFrame.map((p) => p.distance);
+    const ss = perFrame.map((p) => p.score);
+    console.log(`\n[video, ${shots.length} frames pan/zoom of astronaut.png, landmarks ${smooth ? "One-Euro smoothed" : "raw per frame"}] flicker ratio D_out/D_in = ${f3(st.ratio)} (D_in ${st.dIn.toFixed(2)}, D_out ${st.dOut.toFixed(2)} grey levels/frame); per-frame identity distance min ${f3(Math.min(...ds))} median ${f3(median(ds))}; detector score min ${f3(Math.min(...ss))}`);
+    if (smooth && process.argv.includes("--save")) {
+      for (const [i, o] of outputs.entries()) if (i % 7 === 0) await sharp(o.data, { raw: { width: o.width, height: o.height, channels: 3 } }).png().toFile(`/tmp/anon-video-${i}.png`);
+    }
+  }
+  console.log(`\ntotal ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();
