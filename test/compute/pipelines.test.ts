@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
-import { resolvePrompt } from "../../compute/pipelines/vocabulary.ts";
+import { resolvePrompt } from "../../schema/vocabulary.ts";
 import type { Frame } from "../../compute/types.ts";
 import { backgroundBlurSigma, dilateMask, gaussianBlur } from "../../compute/effects/index.ts";
 import { faceBoxes, flatFraction, loadPhoto, outside, psnr, sharpness } from "./photos.ts";

@@ -7,6 +7,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { FEATURES, NSFW_VIDEO_CREDITS, VIDEO_BILLING_UNIT_SECONDS, priceOf, type Feature, type FeatureId } from "../../schema/features.ts";
 import { ImageResult, NsfwResult, VideoJob } from "../../schema/api/resources.ts";
 import { checkMediaUrl } from "../../schema/media-url.ts";
+import { resolvePrompt } from "../../schema/vocabulary.ts";
 import { TIERS } from "../../schema/tiers.ts";
 import { sha256Hex } from "../../schema/signing.ts";
 import type { AppEnv } from "../env.ts";
@@ -74,6 +75,11 @@ async function process(c: Context<AppEnv>, feature: Feature, params: Record<stri
     const hook = checkWebhookUrl(params.webhook_url);
     params.webhook_url = hook;
   }
+  // Prompts are checked here, so a video job naming nothing findable is refused (422) before
+  // anything is reserved, exactly like an image request.
+  for (const field of ["prompt", "object_text"] as const) {
+    if (typeof params[field] === "string") resolvePromptFor(field, params[field] as string);
+  }
   if (feature.id === "image.nsfw-detection" && isAsync) {
     throw new ApiError("invalid_request", "NSFW detection answers synchronously; drop the Prefer: respond-async header.");
   }
@@ -131,6 +137,15 @@ async function process(c: Context<AppEnv>, feature: Feature, params: Record<stri
     return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);
   } catch (err) {
     await refundReservation(c.env.DB, reservation.id);
+    throw err;
+  }
+}
+
+function resolvePromptFor(field: string, value: string): void {
+  try {
+    resolvePrompt(value);
+  } catch (err) {
+    if (err instanceof ApiError) throw new ApiError(err.code, `${field}: ${err.message}`);
     throw err;
   }
 }

@@ -1,4 +1,4 @@
-// image.blur-anything: the prompt names what to hide (pipelines/vocabulary.ts). People are hidden
+// image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People are hidden
 // under the person segmenter's soft mask (limited to detected person boxes' surroundings when the
 // detector finds them), everything else under boxes: faces (ellipses), plates, text, COCO objects.
 // A prompt naming nothing findable throws unsupported_prompt before any model runs.
@@ -9,7 +9,7 @@ import { DEFAULT_BLUR_STRENGTH, dilateMask, featherMask, pixelationToStrength } 
 import { hideBoxes, hideMask, type HideOptions } from "../hide.ts";
 import { findPlates } from "../plates.ts";
 import { coverage } from "../subject.ts";
-import { resolvePrompt } from "../vocabulary.ts";
+import { resolvePrompt } from "../../../schema/vocabulary.ts";
 
 export interface BlurAnythingParams {
   prompt: string;

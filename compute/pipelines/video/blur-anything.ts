@@ -9,7 +9,7 @@ import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
 import { findPlates } from "../plates.ts";
-import { resolvePrompt, type Target } from "../vocabulary.ts";
+import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame } from "./common.ts";
 
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;

@@ -5,8 +5,8 @@
 //   - "text"   -> PP-OCR text detector
 //   - "person" -> person segmenter (a soft mask) plus COCO person boxes
 //   - any other COCO-80 class, with synonyms and plurals -> COCO object detector boxes
-import { ApiError } from "../../schema/errors.ts";
-import { COCO_CLASSES } from "../models/object-detector.ts";
+import { ApiError } from "./errors.ts";
+import { COCO_CLASSES } from "./coco-classes.ts";
 
 export type Target =
   | { kind: "face" }
