@@ -24,8 +24,10 @@ export const MAX_VIDEO_BYTES = 1024 * MiB;
 /** Longest video accepted (seconds, from the container's duration). */
 export const MAX_VIDEO_SECONDS = 10 * 60;
 
-/** Largest video frame (pixels per frame): 4K UHD. */
+/** Largest video frame: 4K UHD, in either orientation. */
 export const MAX_VIDEO_FRAME_PIXELS = 3840 * 2160;
+/** Highest video frame rate accepted (frames per second). */
+export const MAX_VIDEO_FPS = 120;
 
 /** Fetching a media URL: overall deadline (connect + all redirects + body), per kind. */
 export const FETCH_TIMEOUT_MS = { image: 30_000, video: 300_000 } as const;
@@ -44,6 +46,7 @@ export const LIMITS_TABLE: ReadonlyArray<{ limit: string; value: string }> = [
   { limit: "Image pixels", value: `${MAX_IMAGE_PIXELS / 1_000_000} megapixels, at most ${MAX_IMAGE_SIDE} px per side` },
   { limit: "Video file size", value: `${MAX_VIDEO_BYTES / MiB} MiB` },
   { limit: "Video duration", value: `${MAX_VIDEO_SECONDS} s` },
-  { limit: "Video frame size", value: "3840x2160 (4K UHD) pixels per frame" },
+  { limit: "Video frame size", value: "3840x2160 (4K UHD) pixels per frame, either orientation" },
+  { limit: "Video frame rate", value: `${MAX_VIDEO_FPS} fps` },
   { limit: "Media URL fetch", value: `${FETCH_TIMEOUT_MS.image / 1000} s (image) / ${FETCH_TIMEOUT_MS.video / 1000} s (video) overall, at most ${FETCH_MAX_REDIRECTS} redirects` },
 ];

@@ -1,6 +1,7 @@
 // The documented bounds on what a video job may be. They exist so that one request cannot occupy
 // a compute instance for hours or exhaust its disk: checked after probing, before any decoding.
 import { ApiError } from "../../schema/errors.ts";
+import { MAX_VIDEO_BYTES, MAX_VIDEO_FPS, MAX_VIDEO_SECONDS } from "../../schema/limits.ts";
 import type { VideoInfo } from "./probe.ts";
 
 export interface VideoLimits {
@@ -14,13 +15,13 @@ export interface VideoLimits {
   maxFps: number;
 }
 
-/** 4K UHD, ten minutes, 2 GiB, 120 fps. */
+/** The service's limits (schema/limits.ts): 4K UHD, ten minutes, 1 GiB; plus 120 fps. */
 export const DEFAULT_VIDEO_LIMITS: VideoLimits = {
-  maxBytes: 2 * 1024 ** 3,
-  maxDurationSeconds: 600,
+  maxBytes: MAX_VIDEO_BYTES,
+  maxDurationSeconds: MAX_VIDEO_SECONDS,
   maxLongSide: 3840,
   maxShortSide: 2160,
-  maxFps: 120,
+  maxFps: MAX_VIDEO_FPS,
 };
 
 /** Throws ApiError media_too_large naming the limit that was exceeded. */
