@@ -169,6 +169,6 @@ if (import.meta.main) {
   }
   const port = Number(process.env.COMPUTE_PORT ?? 8788);
   const host = process.env.COMPUTE_HOST ?? "127.0.0.1";
-  startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 1), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });
+  startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 2), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });
   console.log(`compute listening on http://${host}:${port}`);
 }

@@ -6,7 +6,9 @@ import type { TestProject } from "vitest/node";
 
 const WORKER_PORT = Number(process.env.E2E_WORKER_PORT ?? 8797);
 const COMPUTE_PORT = Number(process.env.E2E_COMPUTE_PORT ?? 8798);
-const STATE_DIR = ".wrangler/e2e-state";
+// One state directory per port pair, so two suites started on different ports never share (or
+// delete) each other's D1/R2 state.
+const STATE_DIR = WORKER_PORT === 8797 ? ".wrangler/e2e-state" : `.wrangler/e2e-state-${WORKER_PORT}`;
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,6 +19,15 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  if (process.env.E2E_ATTACH) {
+    // Development aid: attach to a stack already started with
+    // `WORKER_PORT=.. COMPUTE_PORT=.. OBSCURA_STATE_DIR=<E2E_ATTACH> node scripts/start.ts`.
+    const stack = JSON.parse(await readFile(`${process.env.E2E_ATTACH}/obscura-stack.json`, "utf8")) as { workerUrl: string; secret: string };
+    project.provide("baseUrl", `${stack.workerUrl}/api/v2`);
+    project.provide("workerUrl", stack.workerUrl);
+    project.provide("signingSecret", stack.secret);
+    return async () => {};
+  }
   await rm(STATE_DIR, { recursive: true, force: true });
   const child = spawn(process.execPath, ["scripts/start.ts"], {
     env: { ...process.env, WORKER_PORT: String(WORKER_PORT), COMPUTE_PORT: String(COMPUTE_PORT), OBSCURA_STATE_DIR: STATE_DIR },
