@@ -58,3 +58,49 @@ export async function upload(account: TestAccount, kind: "image" | "video", byte
   if (!put.ok) throw new Error(`upload PUT: ${put.status} ${await put.text()}`);
   return (ticket.image_url ?? ticket.video_url)!;
 }
+
+// ---- Feature helpers (images, videos, credits suites) ----
+
+/** An account for feature tests: enterprise plan with a daily limit that polling cannot exhaust. */
+export function featureAccount(credits: number, tier: "free" | "pro" | "enterprise" = "enterprise"): Promise<TestAccount> {
+  return createAccount({ credits, tier, dailyLimit: tier === "enterprise" ? 100_000 : undefined });
+}
+
+/** A multipart POST carrying `file` as the part `part`, plus text fields. */
+export function multipart(account: TestAccount, path: string, part: string, file: { bytes: Uint8Array; name: string; type?: string }, fields: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.set(part, new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name);
+  return api(account, path, { method: "POST", body: form, headers });
+}
+
+/** Asserts an error envelope with this status and code; returns the message. */
+export async function expectError(res: Response, status: number, code: string): Promise<string> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status} ${code}, got ${res.status}: ${text}`);
+  const body = JSON.parse(text) as { error: { code: string; message: string; status: number } };
+  if (body.error?.code !== code || body.error.status !== status) throw new Error(`expected ${status} ${code}, got ${text}`);
+  return body.error.message;
+}
+
+/** Parses a JSON answer, failing with the body when the status is not the expected one. */
+export async function expectJson<T = Record<string, unknown>>(res: Response, status: number): Promise<T> {
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Downloads a result URL (no key needed): bytes and Content-Type. */
+export async function download(url: string): Promise<{ bytes: Buffer; contentType: string }> {
+  const res = await fetch(url);
+  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status} ${await res.text()}`);
+  return { bytes: Buffer.from(await res.arrayBuffer()), contentType: res.headers.get("content-type") ?? "" };
+}
+
+export type Credits = Awaited<ReturnType<typeof credits>>;
+
+/** The change of an account's credit record since `before`. */
+export async function creditDelta(account: TestAccount, before: Credits) {
+  const after = await credits(account);
+  return { spent: after.total_spent - before.total_spent, available: before.available_credits - after.available_credits, reserved: after.reserved_credits, after };
+}

@@ -19,12 +19,12 @@ describe("compute errors", () => {
   it.each([
     ["corrupt_media", 422, "The image cannot be decoded."],
     ["media_unreachable", 422, "The media URL answered HTTP 404."],
-    ["unsupported_prompt", 422, "Nothing called 'zorblax' can be found."],
+    ["unsupported_prompt", 422, "No car could be told apart in this image."],
     ["media_too_large", 413, "The image has 60 megapixels; the limit is 50."],
   ] as const)("compute's %s passes through unchanged and nothing is charged", async (code, status, message) => {
     const u = await createUser({ credits: 10 });
     fake.onTask = () => Response.json({ error: { code, message, status } }, { status });
-    await expectError(await postJson("/images/blur-anything", u.key, { image_url: IMG, prompt: "zorblax" }), code, message);
+    await expectError(await postJson("/images/blur-anything", u.key, { image_url: IMG, prompt: "car" }), code, message);
     expect(await balance(u.account.id)).toEqual({ available: 10, purchased: 10, spent: 0, reserved: 0 });
     expect((await ledgerKinds(u.account.id)).sort()).toEqual(["grant", "refund", "reserve"]);
   });

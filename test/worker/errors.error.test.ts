@@ -5,17 +5,16 @@
 // not here (inside workerd COMPUTE_URLS points at a dead port):
 //   - corrupt_media       (compute decodes the media and finds it broken)
 //   - media_unreachable   (compute fetches the media URL: DNS, timeout, HTTP error, redirects)
-//   - unsupported_prompt  (compute's detector does not know the prompt / object_text)
 //   - not_implemented     (compute is up but does not serve the feature)
 // compute.error.test.ts additionally checks, against a fake compute (a fetch mock), that the
-// Worker passes the first three through unchanged with nothing charged and answers 501 itself.
+// Worker passes compute's codes through unchanged with nothing charged and answers 501 itself.
 // The areas' own error files go deeper on each family (validation, media URLs, uploads, ...).
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "../../schema/errors.ts";
 import { API, BASE, SVG, api, balance, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
 
-const NEEDS_COMPUTE: ErrorCode[] = ["corrupt_media", "media_unreachable", "unsupported_prompt", "not_implemented"];
+const NEEDS_COMPUTE: ErrorCode[] = ["corrupt_media", "media_unreachable", "not_implemented"];
 const tested = new Set<ErrorCode>();
 const code = (c: ErrorCode, fn: () => Promise<void>) => {
   tested.add(c);
@@ -130,6 +129,13 @@ describe("every error code producible in workerd", () => {
     const u = await createUser();
     const ticket = await uploadTicket(u, "image");
     await expectError(await putBytes(ticket.upload_url, SVG, "image/png"), "unsupported_media_format", "Unsupported image format (SVG/XML); supported: PNG, JPEG, WEBP, HEIC.");
+  });
+
+  code("unsupported_prompt", async () => {
+    const u = await createUser({ credits: 10 });
+    const res = await postJson("/images/blur-anything", u.key, { image_url: "https://media.example.com/a.png", prompt: "zorblax" });
+    await expectError(res, "unsupported_prompt", /^prompt: The prompt "zorblax" names nothing this service can find\. It can find: faces, licence plates, text, people, and these objects: bicycle, car, /);
+    expect(await balance(u.account.id)).toEqual({ available: 10, purchased: 10, spent: 0, reserved: 0 });
   });
 
   code("rate_limited", async () => {

@@ -211,6 +211,18 @@ describe("uploaded media passed to features", () => {
   });
 });
 
+describe("prompts naming nothing findable: 422 unsupported_prompt before anything is reserved", () => {
+  it.each([
+    ["/images/blur-anything", { image_url: IMG, prompt: "zorblax" }, /^prompt: The prompt "zorblax" names nothing this service can find\. It can find: faces, licence plates, text, people/],
+    ["/videos/blur-anything", { video_url: VID, duration_seconds: 5, prompt: "the vibes" }, /^prompt: The prompt "the vibes" names nothing/],
+    ["/videos/object-removal", { video_url: VID, duration_seconds: 5, object_text: "sadness" }, /^object_text: The prompt "sadness" names nothing/],
+  ])("%s", async (path, body, message) => {
+    const v = await createUser({ credits: 100 });
+    await expectError(await postJson(path, v.key, body), "unsupported_prompt", message);
+    expect(await ledgerKinds(v.account.id)).toEqual(["grant"]);
+  });
+});
+
 describe("plan, credits and compute", () => {
   it("is_watermark=false on the free plan: 403 plan_restricted (video background blur and face anonymization)", async () => {
     const v = await createUser({ credits: 100 });

@@ -13,10 +13,10 @@ describe("valid requests reach compute", () => {
   it.each([
     ["video face blur with every option", "/videos/face-blur", { video_url: VID, duration_seconds: 9.5, blur_strength: 0, pixelated: true, face_blur_mode: "emoji", emoji: "\u{1F642}" }],
     ["video blur anything", "/videos/blur-anything", { video_url: VID, duration_seconds: 3, prompt: "red car", pixelated: true, pixelation_strength: 50, sam3_batch_size: 64, sam3_chunk_size: 1, blur_anything_blur_mode: "gaussian" }],
-    ["video object removal at 40 characters", "/videos/object-removal", { video_url: VID, duration_seconds: 3, object_text: "x".repeat(40), prompt_bg: "grass" }],
+    ["video object removal at 40 characters", "/videos/object-removal", { video_url: VID, duration_seconds: 3, object_text: `car ${"x".repeat(36)}`, prompt_bg: "grass" }],
     ["image background removal with a colour", "/images/remove-background", { image_url: IMG, output_transparent: false, background_color: "#0F0" }],
     ["image portrait enhance", "/images/portrait-enhance", { image_url: IMG, blur_strength: 1, enhance_face: false, depth_effect: true }],
-    ["image blur anything", "/images/blur-anything", { image_url: IMG, prompt: "logo", pixelated: true }],
+    ["image blur anything", "/images/blur-anything", { image_url: IMG, prompt: "the dogs and licence plates", pixelated: true }],
     ["NSFW detection of a video", "/detect/nsfw", { media_url: VID, media_type: "video" }],
     ["a public IPv4 literal", "/images/face-blur", { image_url: "http://93.184.216.34/a.png" }],
     ["a public IPv6 literal", "/images/face-blur", { image_url: "http://[2606:2800:220:1:248:1893:25c8:1946]/a.png" }],

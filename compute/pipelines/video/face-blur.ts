@@ -5,18 +5,26 @@ import type { Models } from "../../models/index.ts";
 import { coverWithEmoji } from "../../effects/overlay.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
+import type { FrameCoverage } from "../../video/tracker.ts";
 import { hideBoxes } from "../hide.ts";
 import { DETECT_EVERY, eachFrame } from "./common.ts";
 
-export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">): ChunkProcessor {
+export interface FaceBlurVideoOptions {
+  /** Sees what is covered in each frame, in order (tests and benchmarks measure coverage with it). */
+  onCoverage?: (coverage: FrameCoverage) => void;
+}
+
+export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, options: FaceBlurVideoOptions = {}): ChunkProcessor {
   // face_blur_mode wins over pixelated; without it, pixelated decides.
   const mode = params.face_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian");
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
     detect: eachFrame((frame) => models.faces.detect(frame)),
-    apply: (frame, coverage) =>
-      mode === "emoji"
+    apply: (frame, coverage) => {
+      options.onCoverage?.(coverage);
+      return mode === "emoji"
         ? coverWithEmoji(frame, coverage.boxes, params.emoji)
-        : hideBoxes(frame, coverage.boxes, { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 }),
+        : hideBoxes(frame, coverage.boxes, { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 });
+    },
   });
 }

@@ -5,6 +5,7 @@ import { backgroundBlurVideo } from "./background-blur.ts";
 import { blurAnythingVideo } from "./blur-anything.ts";
 import { faceBlurVideo } from "./face-blur.ts";
 import { licensePlateBlurVideo } from "./license-plate-blur.ts";
+import { objectRemovalVideo } from "./object-removal.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type VideoPipeline = (params: any, models: Models) => ChunkProcessor;
@@ -14,4 +15,5 @@ export const VIDEO_PIPELINES: Record<string, VideoPipeline> = {
   "video.license-plate-blur": licensePlateBlurVideo,
   "video.blur-anything": blurAnythingVideo,
   "video.background-blur": backgroundBlurVideo,
+  "video.object-removal": objectRemovalVideo,
 };

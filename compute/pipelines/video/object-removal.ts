@@ -1,0 +1,92 @@
+// video.object-removal: the named object (same vocabulary as blur-anything) is found, tracked,
+// masked, and replaced by what is behind it.
+//   1. detect + track (trackedProcessor, detection every DETECT_EVERY frames, tracker gaps and
+//      misses covered) -> per frame, the tracked boxes;
+//   2. mask (compute/removal/mask.ts): person segmenter inside each tracked person box, boxes for
+//      other objects, dilated, soft rim;
+//   3. fill (compute/removal/background-model.ts): background from other frames (a window of past
+//      and future frames plus a running background plate, aligned by the camera's estimated
+//      translation), then spatial inpainting (compute/removal/inpaint.ts) for what no frame shows.
+// prompt_bg: a colour hint for never-seen regions and/or "static camera" (compute/removal/prompt-bg.ts).
+import type { FeatureParams } from "../../../schema/features.ts";
+import { resolvePrompt } from "../../../schema/vocabulary.ts";
+import type { Models } from "../../models/index.ts";
+import { TemporalFill, DEFAULT_TEMPORAL_FILL, type TemporalFillOptions } from "../../removal/background-model.ts";
+import { removalMask } from "../../removal/mask.ts";
+import { parseBackgroundHint } from "../../removal/prompt-bg.ts";
+import type { Frame, Mask } from "../../types.ts";
+import { trackedProcessor } from "../../video/tracked.ts";
+import { processVideo, type ChunkProcessor, type ProcessVideoResult } from "../../video/stream.ts";
+import { findTargets } from "./blur-anything.ts";
+import { DETECT_EVERY, eachFrame } from "./common.ts";
+
+type RemovalModels = Pick<Models, "faces" | "objects" | "text" | "persons">;
+
+/** Bytes the fill window may hold (frames + masks); the look-ahead shrinks for large frames. */
+export const FILL_WINDOW_BYTES = 192 * 1024 ** 2;
+
+/** Look-ahead and look-behind that fit FILL_WINDOW_BYTES at this frame size. */
+export function fillWindow(width: number, height: number, budget = FILL_WINDOW_BYTES): Pick<TemporalFillOptions, "lookahead" | "lookbehind"> {
+  const frames = Math.max(2, Math.floor(budget / (width * height * 4)) - 1);
+  const lookbehind = Math.min(DEFAULT_TEMPORAL_FILL.lookbehind, Math.floor(frames / 6));
+  const lookahead = Math.max(1, Math.min(DEFAULT_TEMPORAL_FILL.lookahead, frames - lookbehind));
+  return { lookahead, lookbehind };
+}
+
+export interface ObjectRemovalProcessor extends ChunkProcessor {
+  /** The fill engine once the first frame arrived (per-frame statistics for tests and logs). */
+  readonly fill: () => TemporalFill | null;
+}
+
+export function objectRemovalVideo(
+  params: FeatureParams<"video.object-removal">,
+  models: RemovalModels,
+  overrides: Partial<TemporalFillOptions> = {},
+): ObjectRemovalProcessor {
+  const targets = resolvePrompt(params.object_text); // unsupported_prompt before any frame is decoded
+  const hint = parseBackgroundHint(params.prompt_bg);
+  const masks = new Map<number, Mask>();
+  const tracked = trackedProcessor({
+    detectEvery: DETECT_EVERY,
+    detect: eachFrame((frame) => findTargets(frame, targets, models)),
+    apply: async (frame, coverage) => {
+      masks.set(coverage.index, await removalMask(frame, coverage.boxes, models));
+      return frame;
+    },
+  });
+  let fill: TemporalFill | null = null;
+  let next = 0;
+  const feed = (frames: Frame[]): Frame[] => {
+    const out: Frame[] = [];
+    for (const frame of frames) {
+      const mask = masks.get(next);
+      if (!mask) throw new Error(`object-removal: no mask for frame ${next}`);
+      masks.delete(next++);
+      fill ??= new TemporalFill({ ...fillWindow(frame.width, frame.height), staticCamera: hint.staticCamera, hint: hint.color, ...overrides });
+      out.push(...fill.push(frame, mask));
+    }
+    return out;
+  };
+  return {
+    chunkSize: tracked.chunkSize,
+    fill: () => fill,
+    async processChunk(frames, startIndex) {
+      return feed(await tracked.processChunk(frames, startIndex));
+    },
+    async flush() {
+      const rest = feed(await tracked.flush());
+      return [...rest, ...(fill?.finish() ?? [])];
+    },
+  };
+}
+
+/** For bench/video.ts (--pipelines object-removal): removes people from a local video. */
+export async function run(
+  inputPath: string,
+  outputPath: string,
+  options: { signal?: AbortSignal; onProgress?: (p: number) => void; object_text?: string; prompt_bg?: string } = {},
+): Promise<ProcessVideoResult> {
+  const { sharedModels } = await import("../../models/index.ts");
+  const params = { video_url: `file://${inputPath}`, object_text: options.object_text ?? "person", prompt_bg: options.prompt_bg } as FeatureParams<"video.object-removal">;
+  return processVideo(inputPath, outputPath, { processor: objectRemovalVideo(params, sharedModels()), signal: options.signal, onProgress: options.onProgress });
+}

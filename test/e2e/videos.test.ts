@@ -1,0 +1,279 @@
+// Every video feature that compute serves, end to end through the Worker on the real local stack:
+// a real test video (pan and zoom over a real group photo, with audio) goes through the upload
+// flow, the job is polled to completion, and the output is checked with ffprobe (frame count,
+// duration, audio) and on its pixels (faces found by an independent SSD run on the INPUT frames
+// are blurred in the OUTPUT frames). Charges: exactly the price per started 10 s, the
+// reservation settled; failed jobs refunded.
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Box, Detection, Frame } from "../../compute/types.ts";
+import { ffmpegPath, ffprobePath } from "../../compute/video/ffmpeg.ts";
+import { FACE_BLUR_MODES, FEATURES, priceOf } from "../../schema/features.ts";
+import { makePanZoomVideo, makeTruncatedVideo } from "../fixtures/make-video.ts";
+import { outside, psnr, sharpness } from "../compute/photos.ts";
+import { api, creditDelta, credits, download, expectError, expectJson, featureAccount, multipart, upload, waitForJob, type TestAccount } from "./helpers.ts";
+
+const W = 480, H = 270, FPS = 15, SECONDS = 3, FRAMES = FPS * SECONDS;
+
+let dir: string;
+let clipPath: string;
+let clip: Buffer;
+let inputFrames: Frame[];
+/** Faces an independent detector (face-api SSD alone, whole frame) finds in every 5th INPUT frame. */
+const inputFaces = new Map<number, Detection[]>();
+let account: TestAccount; // enterprise, plenty of credits
+let clipUrl: string; // the clip uploaded by `account`
+
+interface StreamInfo { codec_type: string; width?: number; height?: number; nb_read_frames?: string; duration?: string; r_frame_rate?: string }
+
+async function run(binary: string, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => out.push(d));
+    child.stderr.on("data", (d: Buffer) => (err += d));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`${binary} exited ${code}: ${err.slice(-500)}`))));
+  });
+}
+
+/** ffprobe with frames counted by decoding (not the container's claim). */
+async function probe(path: string): Promise<{ video: StreamInfo; audio?: StreamInfo; duration: number }> {
+  const json = JSON.parse((await run(ffprobePath(), ["-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", path])).toString()) as { streams: StreamInfo[]; format: { duration: string } };
+  return { video: json.streams.find((s) => s.codec_type === "video")!, audio: json.streams.find((s) => s.codec_type === "audio"), duration: Number(json.format.duration) };
+}
+
+/** Every frame of a video, upright, as RGB. */
+async function frames(path: string, width = W, height = H): Promise<Frame[]> {
+  const raw = await run(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]);
+  const size = width * height * 3;
+  const out: Frame[] = [];
+  for (let o = 0; o + size <= raw.length; o += size) out.push({ data: raw.subarray(o, o + size), width, height, channels: 3 });
+  return out;
+}
+
+const videoFeature = (slug: string) => FEATURES.find((f) => f.id === `video.${slug}`)!;
+
+interface Finished { output: string; outFrames: Frame[]; jobId: string }
+
+/**
+ * Submits a video job (JSON with the uploaded clip's URL, or the clip as the multipart part
+ * `video`), checks the 202, polls it to completion, checks exactly the price was charged and the
+ * reservation settled, and checks the output keeps frame count, duration, size and audio.
+ */
+async function runVideo(slug: string, params: Record<string, unknown>, opts: { who?: TestAccount; multipart?: boolean } = {}): Promise<Finished> {
+  const who = opts.who ?? account;
+  const price = priceOf(videoFeature(slug), SECONDS);
+  const before = await credits(who);
+  const res = opts.multipart
+    ? await multipart(who, `/videos/${slug}`, "video", { bytes: clip, name: "clip.mp4", type: "video/mp4" }, Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])))
+    : await api(who, `/videos/${slug}`, { method: "POST", json: { video_url: who === account ? clipUrl : await upload(who, "video", clip), ...params } });
+  const job = await expectJson<{ success: boolean; job_id: string; status: string; feature: string; credits_used: number; remaining_credits: number }>(res, 202);
+  expect(job).toMatchObject({ success: true, status: "queued", feature: slug, credits_used: price, remaining_credits: before.available_credits - price });
+  expect((await credits(who)).reserved_credits).toBe(before.reserved_credits + price);
+
+  const done = await waitForJob(who, job.job_id, 280_000);
+  if (done.status !== "completed") throw new Error(`job ${slug} ${done.status}: ${JSON.stringify(done.error)}`);
+  expect(done).toMatchObject({ status: "completed", credits_used: price, progress: 100 });
+  expect(await creditDelta(who, before)).toMatchObject({ spent: price, available: price, reserved: 0 });
+
+  const { bytes, contentType } = await download(done.result_url!);
+  expect(contentType).toBe("video/mp4");
+  const output = join(dir, `${slug}-${job.job_id}.mp4`);
+  await writeFile(output, bytes);
+  const [inInfo, outInfo] = await Promise.all([probe(clipPath), probe(output)]);
+  expect(outInfo.video).toMatchObject({ width: W, height: H, r_frame_rate: `${FPS}/1` });
+  expect(Number(outInfo.video.nb_read_frames)).toBe(Number(inInfo.video.nb_read_frames));
+  expect(Math.abs(outInfo.duration - inInfo.duration)).toBeLessThanOrEqual(1 / FPS + 1e-3);
+  expect(Math.abs(Number(outInfo.video.duration) - Number(inInfo.video.duration))).toBeLessThanOrEqual(1 / FPS + 1e-3);
+  expect(outInfo.audio).toBeDefined();
+  expect(Math.abs(Number(outInfo.audio!.duration) - Number(inInfo.audio!.duration))).toBeLessThan(0.1);
+  const outFrames = await frames(output);
+  expect(outFrames.length).toBe(FRAMES);
+  return { output, outFrames, jobId: job.job_id };
+}
+
+/** Centre part of a box (the face itself, without the background corners of its box). */
+const core = (b: Box, f = 0.15): Box => ({ x: b.x + b.width * f, y: b.y + b.height * f, width: b.width * (1 - 2 * f), height: b.height * (1 - 2 * f) });
+const inBox = (b: Box) => (x: number, y: number) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
+function meanRgb(f: Frame, b: Box): [number, number, number] {
+  const s = [0, 0, 0];
+  let n = 0;
+  for (let y = Math.round(b.y); y < Math.round(b.y + b.height); y++) for (let x = Math.round(b.x); x < Math.round(b.x + b.width); x++) {
+    for (let c = 0; c < 3; c++) s[c] += f.data[(y * f.width + x) * 3 + c];
+    n++;
+  }
+  return s.map((v) => v / n) as [number, number, number];
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "obscura-e2e-video-"));
+  clipPath = await makePanZoomVideo({ outPath: join(dir, "clip.mp4"), width: W, height: H, fps: FPS, seconds: SECONDS });
+  clip = await readFile(clipPath);
+  inputFrames = await frames(clipPath);
+  expect(inputFrames.length).toBe(FRAMES);
+  const { SsdFaceModel } = await import("../../compute/models/face-ssd.ts");
+  const { frameToTensor } = await import("../../compute/models/runtime/tfjs.ts");
+  const ssd = new SsdFaceModel();
+  for (let i = 0; i < FRAMES; i += 5) {
+    const t = frameToTensor(inputFrames[i]!);
+    try {
+      inputFaces.set(i, await ssd.detect(t));
+    } finally {
+      t.dispose();
+    }
+  }
+  account = await featureAccount(500);
+  clipUrl = await upload(account, "video", clip);
+});
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("catalog", () => {
+  it("compute serves face-blur, license-plate-blur, blur-anything and background-blur for video; the others answer 501 and charge nothing", async () => {
+    const catalog = await expectJson<{ features: Array<{ id: string; available: boolean; media: string; credits: number; unit: string }> }>(await api(account, "/features"), 200);
+    const available = catalog.features.filter((f) => f.media === "video" && f.available).map((f) => f.id).sort();
+    // Every available video feature is exercised below; if compute gains one, this test says so.
+    expect(available).toEqual(["video.background-blur", "video.blur-anything", "video.face-blur", "video.license-plate-blur"]);
+    expect(catalog.features.find((f) => f.id === "image.nsfw-detection")?.available).toBe(true);
+    for (const f of catalog.features.filter((f) => f.media === "video" && !f.available)) {
+      const before = await credits(account);
+      const slug = f.id.split(".")[1]!;
+      const extra = slug === "object-removal" ? { object_text: "person" } : {};
+      await expectError(await api(account, `/videos/${slug}`, { method: "POST", json: { video_url: clipUrl, duration_seconds: SECONDS, ...extra } }), 501, "not_implemented");
+      expect(await creditDelta(account, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
+    }
+  });
+});
+
+describe("video face-blur", () => {
+  it("the independent detector finds the faces of the input (sanity of the check itself)", () => {
+    const counts = [...inputFaces.values()].map((d) => d.length);
+    console.log(`SSD faces in input frames ${[...inputFaces.keys()].join(",")}: ${counts.join(",")}`);
+    expect(counts.every((n) => n >= 2)).toBe(true);
+  });
+
+  it("gaussian (default): every face SSD finds in the input is blurred in the output, every 5th frame; the rest barely changes", async () => {
+    const { outFrames } = await runVideo("face-blur", { duration_seconds: SECONDS });
+    const ratios: string[] = [];
+    for (const [i, faces] of inputFaces) {
+      const input = inputFrames[i]!, out = outFrames[i]!;
+      for (const face of faces) {
+        const before = sharpness(input, core(face)), after = sharpness(out, core(face));
+        ratios.push((after / before).toFixed(2));
+        expect(after, `frame ${i}, face at ${Math.round(face.x)},${Math.round(face.y)} ${Math.round(face.width)}x${Math.round(face.height)}`).toBeLessThan(0.3 * before);
+      }
+      // Far from every face the frame is only re-encoded.
+      expect(psnr(input, out, outside(faces, 0.8))).toBeGreaterThan(30);
+    }
+    console.log(`face-blur sharpness after/before per face: ${ratios.join(" ")}`);
+  });
+
+  it("pixelated: the faces become a coarse mosaic (much lower PSNR inside the face than outside)", async () => {
+    const { outFrames } = await runVideo("face-blur", { face_blur_mode: "pixelated", duration_seconds: SECONDS });
+    for (const [i, faces] of inputFaces) {
+      for (const face of faces) {
+        expect(psnr(inputFrames[i]!, outFrames[i]!, inBox(core(face)))).toBeLessThan(25);
+        expect(sharpness(outFrames[i]!, core(face, 0.25))).toBeLessThan(0.5 * sharpness(inputFrames[i]!, core(face, 0.25)));
+      }
+    }
+  });
+
+  it("emoji (multipart upload): each face is covered by the yellow sunglasses emoji", async () => {
+    const { outFrames } = await runVideo("face-blur", { face_blur_mode: "emoji" }, { multipart: true });
+    for (const [i, faces] of inputFaces) {
+      for (const face of faces) {
+        const [r, g, b] = meanRgb(outFrames[i]!, core(face, 0.3));
+        expect(r, `frame ${i}`).toBeGreaterThan(150);
+        expect(g, `frame ${i}`).toBeGreaterThan(110);
+        expect(b, `frame ${i}`).toBeLessThan(0.6 * r);
+      }
+    }
+  });
+
+  it("an unknown face_blur_mode answers 400 listing the modes, and charges nothing", async () => {
+    const before = await credits(account);
+    const message = await expectError(await api(account, "/videos/face-blur", { method: "POST", json: { video_url: clipUrl, face_blur_mode: "cartoon" } }), 400, "invalid_request");
+    for (const mode of FACE_BLUR_MODES) expect(message).toContain(mode);
+    expect(await creditDelta(account, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
+  });
+});
+
+describe("other video features", () => {
+  it("license-plate-blur (no duration_seconds: priced from the probed duration)", async () => {
+    const { outFrames } = await runVideo("license-plate-blur", {});
+    // No plate in this clip: the frames come back (nearly) as they were.
+    const mid = Math.floor(FRAMES / 2);
+    expect(psnr(inputFrames[mid]!, outFrames[mid]!)).toBeGreaterThan(30);
+  });
+
+  it("blur-anything 'faces' (priced 3 per started 10 s): faces blurred", async () => {
+    const { outFrames } = await runVideo("blur-anything", { prompt: "faces", duration_seconds: SECONDS });
+    for (const [i, faces] of inputFaces) {
+      for (const face of faces) expect(sharpness(outFrames[i]!, core(face))).toBeLessThan(0.4 * sharpness(inputFrames[i]!, core(face)));
+    }
+  });
+
+  it("background-blur: is_watermark=false is refused on free (403 plan_restricted, nothing charged) and runs on pro", async () => {
+    const free = await featureAccount(20, "free");
+    const before = await credits(free);
+    const url = await upload(free, "video", clip);
+    await expectError(await api(free, "/videos/background-blur", { method: "POST", json: { video_url: url, is_watermark: false } }), 403, "plan_restricted");
+    expect(await creditDelta(free, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
+
+    const pro = await featureAccount(20, "pro");
+    const { outFrames } = await runVideo("background-blur", { is_watermark: false, duration_seconds: SECONDS }, { who: pro });
+    // The people (the faces) stay sharp.
+    for (const [i, faces] of inputFaces) {
+      for (const face of faces) expect(sharpness(outFrames[i]!, core(face, 0.25))).toBeGreaterThan(0.5 * sharpness(inputFrames[i]!, core(face, 0.25)));
+    }
+  });
+
+  it("detect/nsfw with media_type=video: not NSFW, charged 2 (upload URL and file part)", async () => {
+    for (const send of [
+      () => api(account, "/detect/nsfw", { method: "POST", json: { media_url: clipUrl, media_type: "video" } }),
+      () => multipart(account, "/detect/nsfw", "media", { bytes: clip, name: "clip.mp4", type: "video/mp4" }, { media_type: "video" }),
+    ]) {
+      const before = await credits(account);
+      const body = await expectJson<{ success: boolean; is_nsfw: boolean; score: number; credits_used: number }>(await send(), 200);
+      expect(body).toMatchObject({ success: true, is_nsfw: false, credits_used: 2 });
+      expect(body.score).toBeGreaterThanOrEqual(0);
+      expect(body.score).toBeLessThan(0.5);
+      expect(await creditDelta(account, before)).toMatchObject({ spent: 2, available: 2, reserved: 0 });
+    }
+  });
+});
+
+describe("failed video jobs are refunded", () => {
+  /** Submits a job that must fail; checks the failure's code and message and the full refund. */
+  async function expectFailedJob(slug: string, url: string, params: Record<string, unknown>, code: string): Promise<string> {
+    const before = await credits(account);
+    const job = await expectJson<{ job_id: string; credits_used: number }>(await api(account, `/videos/${slug}`, { method: "POST", json: { video_url: url, ...params } }), 202);
+    expect(job.credits_used).toBeGreaterThan(0);
+    const done = await waitForJob(account, job.job_id, 120_000);
+    expect(done.status).toBe("failed");
+    expect(done.error?.code).toBe(code);
+    expect(done.error?.message.length).toBeGreaterThan(10);
+    expect(done.result_url).toBeUndefined();
+    expect(await creditDelta(account, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
+    return done.error!.message;
+  }
+
+  it("a corrupt video (an MP4 cut inside its header) fails the job with corrupt_media and refunds it", async () => {
+    const broken = await readFile(await makeTruncatedVideo(clipPath, join(dir, "truncated.mp4")));
+    await expectFailedJob("face-blur", await upload(account, "video", broken), { duration_seconds: SECONDS }, "corrupt_media");
+  });
+
+  it("duration_seconds below the real duration (beyond what the reservation covers) fails with media_too_large and refunds it", async () => {
+    // 11 s: the declared 5 s reserve one 10 s unit, which does not cover it.
+    const long = await makePanZoomVideo({ outPath: join(dir, "long.mp4"), width: 160, height: 90, fps: 5, seconds: 11 });
+    const message = await expectFailedJob("face-blur", await upload(account, "video", await readFile(long)), { duration_seconds: 5 }, "media_too_large");
+    expect(message).toMatch(/duration_seconds/);
+  });
+});
