@@ -34,6 +34,24 @@ export class FaceLandmarker extends Model<FaceApi> {
     t.dispose();
   }
 
+  /** Only the 68 landmarks of each face box (no descriptor: video anonymization runs this per frame). */
+  async landmarks(frame: Frame, faces: Box[]): Promise<Array<Array<{ x: number; y: number }>>> {
+    const faceapi = await this.load();
+    const image = frameToTensor(frame);
+    try {
+      const out: Array<Array<{ x: number; y: number }>> = [];
+      for (const f of faces) {
+        const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(f.x, f.y, f.width, f.height)]);
+        const lm = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
+        tf.dispose(crop);
+        out.push(lm.shiftBy(f.x, f.y).positions.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })));
+      }
+      return out;
+    } finally {
+      image.dispose();
+    }
+  }
+
   /** Landmarks and descriptor for each face box (boxes as returned by FaceDetector). */
   async describe(frame: Frame, faces: Box[]): Promise<FaceLandmarks[]> {
     const faceapi = await this.load();

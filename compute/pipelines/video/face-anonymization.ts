@@ -1,0 +1,45 @@
+// video.face-anonymization: every tracked face is replaced by a synthetic face (compute/anonymize:
+// a seeded identity per track, landmark-driven warp, procedural texture and features), so the
+// same track keeps the same replacement from start to end and follows pose and expression.
+// A face whose landmarks cannot be placed inside its box is blurred instead: never left as is.
+import { randomInt } from "node:crypto";
+import type { FeatureParams } from "../../../schema/features.ts";
+import type { Models } from "../../models/index.ts";
+import { anonymizeFaces, IdentityCache, LandmarkSmoother, type FaceInput } from "../../anonymize/index.ts";
+import type { TrackedBox } from "../../video/tracker.ts";
+import { trackedProcessor } from "../../video/tracked.ts";
+import type { ChunkProcessor } from "../../video/stream.ts";
+import { hideBoxes } from "../hide.ts";
+import { DETECT_EVERY, eachFrame, withWatermark } from "./common.ts";
+
+/** Landmarks must fall mostly inside the (grown) tracked box to be trusted. */
+function plausible(points: Array<{ x: number; y: number }>, box: TrackedBox): boolean {
+  const m = 0.35;
+  const inside = points.filter((p) => p.x >= box.x - box.width * m && p.x <= box.x + box.width * (1 + m) && p.y >= box.y - box.height * m && p.y <= box.y + box.height * (1 + m));
+  return points.length === 68 && inside.length >= 60;
+}
+
+export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymization">, models: Pick<Models, "faces" | "landmarks">): ChunkProcessor {
+  // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces.
+  const identities = new IdentityCache(randomInt(2 ** 31));
+  const smoothers = new Map<number, LandmarkSmoother>();
+  const processor = trackedProcessor({
+    detectEvery: DETECT_EVERY,
+    detect: eachFrame((frame) => models.faces.detect(frame)),
+    apply: async (frame, coverage) => {
+      if (coverage.boxes.length === 0) return frame;
+      const points = await models.landmarks.landmarks(frame, coverage.boxes);
+      const faces: Array<FaceInput & { trackId: number }> = [];
+      const fallback: TrackedBox[] = [];
+      coverage.boxes.forEach((box, i) => {
+        if (!plausible(points[i]!, box)) return void fallback.push(box);
+        let smoother = smoothers.get(box.trackId);
+        if (!smoother) smoothers.set(box.trackId, (smoother = new LandmarkSmoother()));
+        faces.push({ box, landmarks: smoother.push(points[i]!), trackId: box.trackId });
+      });
+      const replaced = faces.length ? anonymizeFaces(frame, faces, identities.identityFor) : frame;
+      return fallback.length ? hideBoxes(replaced, fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
+    },
+  });
+  return params.is_watermark ? withWatermark(processor) : processor;
+}
