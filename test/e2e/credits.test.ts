@@ -47,7 +47,7 @@ it("Idempotency-Key: a retry returns the identical first answer (same result_url
     api(account, "/images/face-blur", { method: "POST", json: { image_url, blur_strength }, headers: { "idempotency-key": key } });
 
   const first = await send("retry-1");
-  expect(first.status).toBe(200);
+  if (first.status !== 200) throw new Error(`first: ${first.status} ${await first.text()}`);
   expect(first.headers.get("idempotent-replayed")).toBeNull();
   const firstBody = await first.text();
   const parsed = JSON.parse(firstBody) as { result_url: string; credits_used: number; remaining_credits: number };

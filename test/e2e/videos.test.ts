@@ -119,6 +119,7 @@ beforeAll(async () => {
   const { SsdFaceModel } = await import("../../compute/models/face-ssd.ts");
   const { frameToTensor } = await import("../../compute/models/runtime/tfjs.ts");
   const ssd = new SsdFaceModel();
+  await ssd.load(); // initialises the tfjs backend too
   for (let i = 0; i < FRAMES; i += 5) {
     const t = frameToTensor(inputFrames[i]!);
     try {
@@ -135,19 +136,29 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/** Video features with their own pixel-level tests below. */
+const TESTED_HERE = ["video.background-blur", "video.blur-anything", "video.face-blur", "video.license-plate-blur"];
+/** Minimal extra fields a feature needs (required parameters). */
+const REQUIRED: Record<string, Record<string, unknown>> = { "object-removal": { object_text: "person" }, "blur-anything": { prompt: "faces" } };
+
 describe("catalog", () => {
-  it("compute serves face-blur, license-plate-blur, blur-anything and background-blur for video; the others answer 501 and charge nothing", async () => {
+  it("compute serves the video features tested here; unavailable ones answer 501 and charge nothing; others available run end to end", async () => {
     const catalog = await expectJson<{ features: Array<{ id: string; available: boolean; media: string; credits: number; unit: string }> }>(await api(account, "/features"), 200);
-    const available = catalog.features.filter((f) => f.media === "video" && f.available).map((f) => f.id).sort();
-    // Every available video feature is exercised below; if compute gains one, this test says so.
-    expect(available).toEqual(["video.background-blur", "video.blur-anything", "video.face-blur", "video.license-plate-blur"]);
+    const videos = catalog.features.filter((f) => f.media === "video");
+    for (const id of TESTED_HERE) expect(videos.find((f) => f.id === id)?.available, id).toBe(true);
     expect(catalog.features.find((f) => f.id === "image.nsfw-detection")?.available).toBe(true);
-    for (const f of catalog.features.filter((f) => f.media === "video" && !f.available)) {
+    for (const f of videos.filter((f) => !f.available)) {
       const before = await credits(account);
       const slug = f.id.split(".")[1]!;
-      const extra = slug === "object-removal" ? { object_text: "person" } : {};
-      await expectError(await api(account, `/videos/${slug}`, { method: "POST", json: { video_url: clipUrl, duration_seconds: SECONDS, ...extra } }), 501, "not_implemented");
+      await expectError(await api(account, `/videos/${slug}`, { method: "POST", json: { video_url: clipUrl, duration_seconds: SECONDS, ...REQUIRED[slug] } }), 501, "not_implemented");
       expect(await creditDelta(account, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
+    }
+    // Any other video feature compute serves (e.g. object-removal, face-anonymization once they
+    // ship) must at least run end to end: priced, settled, frame count, duration and audio kept.
+    for (const f of videos.filter((f) => f.available && !TESTED_HERE.includes(f.id))) {
+      const slug = f.id.split(".")[1]!;
+      console.log(`also served: ${f.id}; running it end to end`);
+      await runVideo(slug, { duration_seconds: SECONDS, ...REQUIRED[slug] });
     }
   });
 });
@@ -155,32 +166,37 @@ describe("catalog", () => {
 describe("video face-blur", () => {
   it("the independent detector finds the faces of the input (sanity of the check itself)", () => {
     const counts = [...inputFaces.values()].map((d) => d.length);
-    console.log(`SSD faces in input frames ${[...inputFaces.keys()].join(",")}: ${counts.join(",")}`);
-    expect(counts.every((n) => n >= 2)).toBe(true);
+    console.log(`SSD faces in input frames ${[...inputFaces.keys()].join(",")}: ${counts.join(",")} (the photo has 3 people)`);
+    expect(counts.filter((n) => n >= 2).length).toBeGreaterThanOrEqual(7);
+    expect(counts.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(18);
   });
+
+  let gaussian: Frame[];
 
   it("gaussian (default): every face SSD finds in the input is blurred in the output, every 5th frame; the rest barely changes", async () => {
-    const { outFrames } = await runVideo("face-blur", { duration_seconds: SECONDS });
-    const ratios: string[] = [];
+    gaussian = (await runVideo("face-blur", { duration_seconds: SECONDS })).outFrames;
+    const ratios: number[] = [];
+    const rest: number[] = [];
     for (const [i, faces] of inputFaces) {
-      const input = inputFrames[i]!, out = outFrames[i]!;
-      for (const face of faces) {
-        const before = sharpness(input, core(face)), after = sharpness(out, core(face));
-        ratios.push((after / before).toFixed(2));
-        expect(after, `frame ${i}, face at ${Math.round(face.x)},${Math.round(face.y)} ${Math.round(face.width)}x${Math.round(face.height)}`).toBeLessThan(0.3 * before);
-      }
-      // Far from every face the frame is only re-encoded.
-      expect(psnr(input, out, outside(faces, 0.8))).toBeGreaterThan(30);
+      const input = inputFrames[i]!, out = gaussian[i]!;
+      for (const face of faces) ratios.push(sharpness(out, core(face)) / sharpness(input, core(face)));
+      // Only where SSD found all three people: elsewhere the service also blurs faces SSD missed.
+      if (faces.length === 3) rest.push(psnr(input, out, outside(faces, 0.8)));
     }
-    console.log(`face-blur sharpness after/before per face: ${ratios.join(" ")}`);
+    console.log(`face-blur: sharpness after/before per SSD face: ${ratios.map((r) => r.toFixed(3)).join(" ")}; PSNR away from faces per frame: ${rest.map((r) => r.toFixed(1)).join(" ")} dB`);
+    expect(ratios.length).toBeGreaterThanOrEqual(18);
+    for (const r of ratios) expect(r).toBeLessThan(0.3); // "clearly blurred": most of the sharpness gone
+    // Away from the faces only the H.264 re-encode.
+    expect(rest.length).toBeGreaterThanOrEqual(4);
+    for (const r of rest) expect(r).toBeGreaterThan(35);
   });
 
-  it("pixelated: the faces become a coarse mosaic (much lower PSNR inside the face than outside)", async () => {
+  it("pixelated: each face is replaced by a mosaic (heavily changed, and not the gaussian result)", async () => {
     const { outFrames } = await runVideo("face-blur", { face_blur_mode: "pixelated", duration_seconds: SECONDS });
     for (const [i, faces] of inputFaces) {
       for (const face of faces) {
-        expect(psnr(inputFrames[i]!, outFrames[i]!, inBox(core(face)))).toBeLessThan(25);
-        expect(sharpness(outFrames[i]!, core(face, 0.25))).toBeLessThan(0.5 * sharpness(inputFrames[i]!, core(face, 0.25)));
+        expect(psnr(inputFrames[i]!, outFrames[i]!, inBox(core(face))), `frame ${i}`).toBeLessThan(25);
+        if (gaussian) expect(psnr(gaussian[i]!, outFrames[i]!, inBox(core(face))), `frame ${i}`).toBeLessThan(35);
       }
     }
   });
@@ -190,9 +206,10 @@ describe("video face-blur", () => {
     for (const [i, faces] of inputFaces) {
       for (const face of faces) {
         const [r, g, b] = meanRgb(outFrames[i]!, core(face, 0.3));
-        expect(r, `frame ${i}`).toBeGreaterThan(150);
-        expect(g, `frame ${i}`).toBeGreaterThan(110);
-        expect(b, `frame ${i}`).toBeLessThan(0.6 * r);
+        expect(r, `frame ${i}`).toBeGreaterThan(120);
+        expect(g, `frame ${i}`).toBeGreaterThan(90);
+        expect(b, `frame ${i}`).toBeLessThan(0.6 * r); // yellow, not skin or background
+        expect(psnr(inputFrames[i]!, outFrames[i]!, inBox(core(face))), `frame ${i}`).toBeLessThan(20);
       }
     }
   });

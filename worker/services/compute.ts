@@ -5,7 +5,15 @@ import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../
 import type { Env } from "../env.ts";
 
 const HEALTH_TTL_MS = 15_000;
+/**
+ * How long the last successful health answer stands in when a fresh probe fails. A compute
+ * instance busy with a video job can leave /healthz unanswered for several seconds (its event
+ * loop runs the models); that instance is busy, not gone, and the task request itself (long
+ * timeout, 503 = try the next instance) is what decides whether the request can run.
+ */
+const HEALTH_STALE_MS = 5 * 60_000;
 let healthCache: { at: number; health: ComputeHealth | null } | null = null;
+let lastGoodHealth: { at: number; health: ComputeHealth } | null = null;
 
 export function computeInstances(env: Env): string[] {
   return env.COMPUTE_URLS.split(",").map((u) => u.trim().replace(/\/$/, "")).filter(Boolean);
@@ -28,21 +36,24 @@ async function signedFetch(env: Env, base: string, method: string, path: string,
 
 /** What the pool can do now; null when no instance answers. Cached briefly per isolate. */
 export async function computeHealth(env: Env): Promise<ComputeHealth | null> {
-  if (healthCache && Date.now() - healthCache.at < HEALTH_TTL_MS) return healthCache.health;
-  let health: ComputeHealth | null = null;
-  for (const base of shuffled(computeInstances(env))) {
-    try {
-      const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(3000) });
-      if (res.ok) {
-        health = (await res.json()) as ComputeHealth;
-        break;
+  if (!healthCache || Date.now() - healthCache.at >= HEALTH_TTL_MS) {
+    let health: ComputeHealth | null = null;
+    for (const base of shuffled(computeInstances(env))) {
+      try {
+        const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(3000) });
+        if (res.ok) {
+          health = (await res.json()) as ComputeHealth;
+          break;
+        }
+      } catch {
+        // try the next instance
       }
-    } catch {
-      // try the next instance
     }
+    healthCache = { at: Date.now(), health };
+    if (health) lastGoodHealth = { at: Date.now(), health };
   }
-  healthCache = { at: Date.now(), health };
-  return health;
+  if (healthCache.health) return healthCache.health;
+  return lastGoodHealth && Date.now() - lastGoodHealth.at < HEALTH_STALE_MS ? lastGoodHealth.health : null;
 }
 
 /** Refuses, before anything is charged, a feature no compute instance serves. */
