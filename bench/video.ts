@@ -9,21 +9,28 @@
 // every 25 ms:
 //   floor     one ffmpeg: decode + libx264 encode with the pipeline's settings. No pipeline can beat it.
 //   identity  processVideo with a do-nothing processor: the cost of the raw-frame round trip through Node.
-//   <name>    a video feature pipeline from compute/pipelines/video/<name>.ts, when it exists. Its
-//             module exports `run(inputPath, outputPath, options?: { signal?, onProgress? })`.
+//   <name>    the video feature `video.<name>` exactly as the compute service runs it: its
+//             ChunkProcessor from compute/pipelines/video/index.ts (VIDEO_PIPELINES), built from the
+//             feature's default parameters (schema/features.ts), through processVideo. The models it
+//             uses are loaded and warmed first (one black frame through the processor, untimed), so
+//             the time is processing only; the peak RSS includes the loaded models.
 //
 // Usage: npm run bench:video [-- --only 720p] [-- --pipelines face-blur,background-blur]
+//        [-- --seconds 8] (clip length for every clip) [-- --seconds-1080p 8] (1080p clip only)
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { featureById } from "../schema/features.ts";
+import { createModels } from "../compute/models/index.ts";
+import { VIDEO_PIPELINES } from "../compute/pipelines/video/index.ts";
+import type { Frame } from "../compute/types.ts";
 import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
 import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const selfPath = fileURLToPath(import.meta.url);
 const cacheDir = join(tmpdir(), "obscura-bench-video");
 const CLIPS = [
@@ -35,6 +42,10 @@ const DEFAULT_PIPELINES = ["face-blur"];
 interface CaseResult {
   frames: number;
   seconds: number;
+  /** CPU of the Node process alone during the timed part (pipelines only; the ffmpegs are in the tree figure). */
+  nodeCpuSeconds?: number;
+  /** CPU of the timed part, measured inside the case (pipelines: excludes model loading and warm-up). */
+  timedCpuSeconds?: number;
 }
 
 // ---- child: run one case, print its result as JSON ----
@@ -54,10 +65,28 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
     const result = await processVideo(clip, out, { processor: async (f) => f });
     return { frames: result.frames, seconds: (performance.now() - started) / 1000 };
   }
-  const module = (await import(pathToFileURL(pipelinePath(kind)).href)) as { run?: (i: string, o: string, opts?: object) => Promise<unknown> };
-  if (typeof module.run !== "function") throw new Error(`${pipelinePath(kind)} does not export run(inputPath, outputPath, options)`);
-  await module.run(clip, out, {});
-  return { frames: await countFrames(clip), seconds: (performance.now() - started) / 1000 };
+  const pipeline = VIDEO_PIPELINES[`video.${kind}`];
+  const feature = featureById(`video.${kind}`);
+  if (!pipeline || !feature) throw new Error(`no video pipeline video.${kind}`);
+  const params = feature.params.parse({ video_url: "https://example.com/bench.mp4", duration_seconds: 60 });
+  const models = createModels();
+  const { probeVideo } = await import("../compute/video/probe.ts");
+  const info = await probeVideo(clip);
+  const warm = pipeline(params, models);
+  const black: Frame = { data: Buffer.alloc(info.width * info.height * 3), width: info.width, height: info.height, channels: 3 };
+  await warm.processChunk([black], 0);
+  await warm.flush?.();
+  const cpu0 = process.cpuUsage();
+  const reaped0 = reapedChildrenCpuSeconds();
+  const t0 = performance.now();
+  const result = await processVideo(clip, out, { processor: pipeline(params, models) });
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const reaped1 = reapedChildrenCpuSeconds();
+  const nodeCpuSeconds = (cpu.user + cpu.system) / 1e6;
+  // Timed part only: this process (Node, tfjs threads) plus the two ffmpegs it reaped.
+  const cpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
+  return { frames: result.frames, seconds, nodeCpuSeconds, timedCpuSeconds: cpuSeconds };
 }
 
 async function countFrames(clip: string): Promise<number> {
@@ -65,9 +94,6 @@ async function countFrames(clip: string): Promise<number> {
   return (await probeVideo(clip)).frameCount;
 }
 
-function pipelinePath(name: string): string {
-  return join(repoRoot, "compute/pipelines/video", `${name}.ts`);
-}
 
 // ---- parent: sample the process tree's memory while a case runs ----
 function treeRssKb(pid: number): number {
@@ -113,7 +139,7 @@ async function measure(kind: string, clip: string): Promise<CaseResult & { peakR
     if (code !== 0) throw new Error(`case ${kind} failed (exit ${code})`);
     const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as CaseResult;
     const cpuAfter = reapedChildrenCpuSeconds();
-    const cpuSeconds = cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore;
+    const cpuSeconds = result.timedCpuSeconds ?? (cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
     return { ...result, peakRssMb: canSample ? peak / 1024 : null, cpuSeconds, load };
   } finally {
     await rm(out, { force: true });
@@ -144,11 +170,14 @@ async function main(): Promise<void> {
   const pipelines = args.includes("--pipelines") ? args[args.indexOf("--pipelines") + 1].split(",") : DEFAULT_PIPELINES;
   await mkdir(cacheDir, { recursive: true });
   console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf} yuv420p; node ${process.version}; ${cpus().length} cores`);
-  const available = pipelines.filter((name) => existsSync(pipelinePath(name)));
-  for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: pipeline not available yet (no compute/pipelines/video/${name}.ts)`);
+  const available = pipelines.filter((name) => VIDEO_PIPELINES[`video.${name}`]);
+  for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: no video pipeline video.${name} (have: ${Object.keys(VIDEO_PIPELINES).join(", ")})`);
+  const secondsAll = args.includes("--seconds") ? Number(args[args.indexOf("--seconds") + 1]) : null;
+  const seconds1080 = args.includes("--seconds-1080p") ? Number(args[args.indexOf("--seconds-1080p") + 1]) : null;
+  const clips = CLIPS.map((c) => ({ ...c, seconds: (c.name === "1080p" ? seconds1080 : null) ?? secondsAll ?? c.seconds }));
 
   const rows: string[][] = [["clip", "case", "frames", "wall s", "fps", "x floor wall", "CPU s", "CPU ms/frame", "x floor CPU", "peak RSS MB", "load before"]];
-  for (const spec of CLIPS) {
+  for (const spec of clips) {
     if (only && spec.name !== only) continue;
     const clip = await clipFor(spec);
     let floorSeconds = 0;

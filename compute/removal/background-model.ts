@@ -22,7 +22,7 @@ import { inpaint } from "./inpaint.ts";
 import { estimateTranslation, pyramid, type Level } from "./motion.ts";
 
 export interface TemporalFillOptions {
-  /** Future frames held back and searched (default 24). */
+  /** Future frames held back and searched (default 50: 2 s at 25 fps, for a walker to uncover what was behind). */
   lookahead: number;
   /** Past frames kept and searched (default 4; the plate covers the older past). */
   lookbehind: number;
@@ -37,7 +37,7 @@ export interface TemporalFillOptions {
 }
 
 export const DEFAULT_TEMPORAL_FILL: TemporalFillOptions = {
-  lookahead: 24,
+  lookahead: 50,
   lookbehind: 4,
   samples: 5,
   staticCamera: false,

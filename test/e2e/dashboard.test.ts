@@ -87,7 +87,10 @@ describe("developer dashboard", () => {
     await shot("sign-up-error");
 
     await page.goto(`${origin}/dashboard/sign-up`);
-    // The e-mail field has focus on arrival; Tab reaches the password; Enter submits.
+    // The e-mail field has focus on arrival; Tab reaches the password; Enter submits. Typing
+    // waits for that focus: keys sent before autofocus lands would be lost under load.
+    const emailField = page.getByLabel("E-mail");
+    await expect.poll(() => emailField.evaluate((el) => el === (globalThis as unknown as { document: { activeElement: unknown } }).document.activeElement), { timeout: 10_000 }).toBe(true);
     await page.keyboard.type(alice.email);
     await page.keyboard.press("Tab");
     await page.keyboard.type(PASSWORD);

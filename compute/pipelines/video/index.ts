@@ -3,6 +3,7 @@ import type { Models } from "../../models/index.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { backgroundBlurVideo } from "./background-blur.ts";
 import { blurAnythingVideo } from "./blur-anything.ts";
+import { faceAnonymizationVideo } from "./face-anonymization.ts";
 import { faceBlurVideo } from "./face-blur.ts";
 import { licensePlateBlurVideo } from "./license-plate-blur.ts";
 import { objectRemovalVideo } from "./object-removal.ts";
@@ -15,5 +16,6 @@ export const VIDEO_PIPELINES: Record<string, VideoPipeline> = {
   "video.license-plate-blur": licensePlateBlurVideo,
   "video.blur-anything": blurAnythingVideo,
   "video.background-blur": backgroundBlurVideo,
+  "video.face-anonymization": faceAnonymizationVideo,
   "video.object-removal": objectRemovalVideo,
 };

@@ -42,6 +42,7 @@ export function objectRemovalVideo(
   params: FeatureParams<"video.object-removal">,
   models: RemovalModels,
   overrides: Partial<TemporalFillOptions> = {},
+  hooks: { onMask?: (index: number, mask: Mask) => void } = {},
 ): ObjectRemovalProcessor {
   const targets = resolvePrompt(params.object_text); // unsupported_prompt before any frame is decoded
   const hint = parseBackgroundHint(params.prompt_bg);
@@ -50,7 +51,9 @@ export function objectRemovalVideo(
     detectEvery: DETECT_EVERY,
     detect: eachFrame((frame) => findTargets(frame, targets, models)),
     apply: async (frame, coverage) => {
-      masks.set(coverage.index, await removalMask(frame, coverage.boxes, models));
+      const mask = await removalMask(frame, coverage.boxes, models);
+      hooks.onMask?.(coverage.index, mask);
+      masks.set(coverage.index, mask);
       return frame;
     },
   });
