@@ -182,7 +182,7 @@ export async function uploadedMedia(user: TestUser, kind: "image" | "video"): Pr
  * A job as a video endpoint would create it (reservation held, Durable Object created, index row
  * written) but without a queue message, so no background dispatch races the test.
  */
-export async function createTestJob(user: TestUser, opts: { feature?: FeatureId; credits?: number; durationSeconds?: number } = {}): Promise<{ jobId: string; reservation: Reservation }> {
+export async function createTestJob(user: TestUser, opts: { feature?: FeatureId; credits?: number; durationSeconds?: number; webhookUrl?: string } = {}): Promise<{ jobId: string; reservation: Reservation }> {
   const feature = opts.feature ?? "video.face-blur";
   const reservation = await reserveCredits(env.DB, user.account.id, opts.credits ?? 2, feature);
   const now = new Date().toISOString();
@@ -193,6 +193,7 @@ export async function createTestJob(user: TestUser, opts: { feature?: FeatureId;
     params: { video_url: "https://media.example.com/clip.mp4", ...(opts.durationSeconds ? { duration_seconds: opts.durationSeconds } : {}) },
     media: { kind: "url", url: "https://media.example.com/clip.mp4" },
     origin: BASE,
+    webhookUrl: opts.webhookUrl,
     status: "queued",
     progress: 0,
     createdAt: now,
