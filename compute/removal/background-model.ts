@@ -22,7 +22,7 @@ import { inpaint } from "./inpaint.ts";
 import { estimateTranslation, pyramid, type Level } from "./motion.ts";
 
 export interface TemporalFillOptions {
-  /** Future frames held back and searched (default 50: 2 s at 25 fps, for a walker to uncover what was behind). */
+  /** Future frames held back and searched (default 100: 4 s at 25 fps, for a slow walker to uncover what was behind; the pipeline lowers it to fit its memory budget). */
   lookahead: number;
   /** Past frames kept and searched (default 4; the plate covers the older past). */
   lookbehind: number;
@@ -37,7 +37,7 @@ export interface TemporalFillOptions {
 }
 
 export const DEFAULT_TEMPORAL_FILL: TemporalFillOptions = {
-  lookahead: 50,
+  lookahead: 100,
   lookbehind: 4,
   samples: 5,
   staticCamera: false,
@@ -69,13 +69,16 @@ export interface FillStats {
 }
 
 const PLATE_MEMORY = 8;
+/** Key frame for motion: renewed past this shift (px) or this many frames. */
+const KEY_SHIFT = 16;
+const KEY_FRAMES = 50;
 
 export class TemporalFill {
   readonly options: TemporalFillOptions;
   readonly stats: FillStats[] = [];
   #entries: Entry[] = []; // consecutive indices
   #nextOut = 0;
-  #prevLevels: Level[] | null = null;
+  #ref: { levels: Level[]; tx: number; ty: number; index: number } | null = null;
   #segment = 0;
   #plate: { rgb: Float32Array; count: Uint8Array; tx: number; ty: number; segment: number; width: number; height: number } | null = null;
 
@@ -94,16 +97,23 @@ export class TemporalFill {
     const prev = this.#entries.at(-1);
     let tx = prev?.tx ?? 0, ty = prev?.ty ?? 0;
     if (!this.options.staticCamera) {
+      // Measured against a key frame, not the previous frame: a slow pan (a fraction of a pixel
+      // per frame) then adds up exactly instead of being lost in per-frame rounding. A new key
+      // frame is taken when the shift grows large, after KEY_FRAMES frames, or at a cut.
       const levels = pyramid(frame, mask);
-      if (this.#prevLevels && prev) {
-        const m = estimateTranslation(this.#prevLevels, levels);
-        if (m.residual > this.options.maxResidual || m.support < 0.2) this.#segment++;
-        else {
-          tx += m.dx;
-          ty += m.dy;
+      const ref = this.#ref;
+      if (!ref || !prev) this.#ref = { levels, tx, ty, index };
+      else {
+        const m = estimateTranslation(ref.levels, levels);
+        if (m.residual > this.options.maxResidual || m.support < 0.2) {
+          this.#segment++;
+          this.#ref = { levels, tx, ty, index };
+        } else {
+          tx = ref.tx + m.dx;
+          ty = ref.ty + m.dy;
+          if (Math.hypot(m.dx, m.dy) > KEY_SHIFT || index - ref.index >= KEY_FRAMES) this.#ref = { levels, tx, ty, index };
         }
       }
-      this.#prevLevels = levels;
     }
     this.#entries.push({ index, frame, mask, tx, ty, segment: this.#segment });
     const out: Frame[] = [];

@@ -77,7 +77,7 @@ export function objectRemovalVideo(
       return feed(await tracked.processChunk(frames, startIndex));
     },
     async flush() {
-      const rest = feed(await tracked.flush());
+      const rest = feed(tracked.flush ? await tracked.flush() : []);
       return [...rest, ...(fill?.finish() ?? [])];
     },
   };
