@@ -7,12 +7,11 @@ import { gaussianBlur } from "./blur.ts";
 const clamp = (v: number): number => (v < 0 ? 0 : v > 255 ? 255 : v);
 
 /**
- * Skin smoothing inside `mask`: pixels move towards a gaussian-blurred copy, but only where they
- * differ from it by little (skin texture, pores); strong differences (eyes, brows, lips, edges)
- * keep the original. amount 0..1 = how much of the texture is removed.
+ * Moves each masked pixel along the line from the frame to its blurred copy: out = f + w (b - f),
+ * with w from the pixel's mean absolute difference to the blur and its mask value. w > 0 smooths,
+ * w < 0 sharpens (unsharp mask).
  */
-export async function smoothSkin(frame: Frame, mask: Mask, sigma: number, amount: number, edge = 24): Promise<Frame> {
-  const blurred = await gaussianBlur(frame, sigma);
+function blendWithBlur(frame: Frame, blurred: Frame, mask: Mask, weight: (diff: number, m: number) => number): Frame {
   const out = Buffer.from(frame.data);
   const c = frame.channels;
   for (let p = 0, i = 0; p < mask.data.length; p++, i += c) {
@@ -20,10 +19,20 @@ export async function smoothSkin(frame: Frame, mask: Mask, sigma: number, amount
     if (m === 0) continue;
     let diff = 0;
     for (let k = 0; k < 3; k++) diff += Math.abs(blurred.data[i + k] - frame.data[i + k]);
-    const w = (amount * m * Math.max(0, 1 - diff / 3 / edge)) / 255;
+    const w = weight(diff / 3, m);
+    if (w === 0) continue;
     for (let k = 0; k < 3; k++) out[i + k] = clamp(Math.round(frame.data[i + k] + w * (blurred.data[i + k] - frame.data[i + k])));
   }
   return { ...frame, data: out };
+}
+
+/**
+ * Skin smoothing inside `mask`: pixels move towards a gaussian-blurred copy, but only where they
+ * differ from it by little (skin texture, pores); strong differences (eyes, brows, lips, edges)
+ * keep the original. amount 0..1 = how much of the texture is removed.
+ */
+export async function smoothSkin(frame: Frame, mask: Mask, sigma: number, amount: number, edge = 24): Promise<Frame> {
+  return blendWithBlur(frame, await gaussianBlur(frame, sigma), mask, (diff, m) => (amount * m * Math.max(0, 1 - diff / edge)) / 255);
 }
 
 /**
@@ -31,19 +40,7 @@ export async function smoothSkin(frame: Frame, mask: Mask, sigma: number, amount
  * finer than `sigma` where it is stronger than `edge` levels, so smoothed skin stays smooth.
  */
 export async function sharpenDetail(frame: Frame, mask: Mask, sigma: number, amount: number, edge = 12): Promise<Frame> {
-  const blurred = await gaussianBlur(frame, sigma);
-  const out = Buffer.from(frame.data);
-  const c = frame.channels;
-  for (let p = 0, i = 0; p < mask.data.length; p++, i += c) {
-    const m = mask.data[p];
-    if (m === 0) continue;
-    let diff = 0;
-    for (let k = 0; k < 3; k++) diff += Math.abs(frame.data[i + k] - blurred.data[i + k]);
-    const a = ((amount * m) / 255) * Math.min(1, Math.max(0, diff / 3 / edge - 1));
-    if (a === 0) continue;
-    for (let k = 0; k < 3; k++) out[i + k] = clamp(Math.round(frame.data[i + k] + a * (frame.data[i + k] - blurred.data[i + k])));
-  }
-  return { ...frame, data: out };
+  return blendWithBlur(frame, await gaussianBlur(frame, sigma), mask, (diff, m) => -((amount * m) / 255) * Math.min(1, Math.max(0, diff / edge - 1)));
 }
 
 /** Mean RGB of the frame where the mask is set (weighted), or of the whole frame without mask. */

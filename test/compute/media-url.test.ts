@@ -12,6 +12,7 @@ import { checkMediaUrl, isPublicAddress, parseIPv6 } from "../../schema/media-ur
 import { ApiError } from "../../schema/errors.ts";
 import { fetchMedia, fetchMediaToFile } from "../../compute/media/fetch.ts";
 import type { FetchPolicy } from "../../compute/media/fetch.ts";
+import { codeOf as codeOfAsync } from "./error-code.ts";
 
 function codeOf(fn: () => unknown): string {
   try {
@@ -178,15 +179,6 @@ describe("fetchMedia against local servers", () => {
   };
   const opts = { maxBytes: 1_000_000, timeoutMs: 3000, policy: testPolicy };
 
-  async function codeOfAsync(p: Promise<unknown>): Promise<string> {
-    try {
-      await p;
-    } catch (e) {
-      if (e instanceof ApiError) return e.code;
-      throw e;
-    }
-    return "ok";
-  }
 
   it("refuses the local server with the default guard, before connecting", async () => {
     const before = hits.length;

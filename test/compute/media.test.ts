@@ -11,6 +11,7 @@ import { sniffMediaFormat, describeUnsupported, requireMediaFormat } from "../..
 import { decodeImage, encodeImage, readImageHeader } from "../../compute/media/image.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { MAX_IMAGE_PIXELS } from "../../schema/limits.ts";
+import { codeOf } from "./error-code.ts";
 
 const MEDIA = new URL("../fixtures/media/", import.meta.url);
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
@@ -18,15 +19,6 @@ const heicGps = readFileSync(new URL("astronaut-gps.heic", MEDIA));
 const heicAlpha = readFileSync(new URL("alpha.heic", MEDIA));
 const astronautPng = readFileSync(new URL("astronaut.png", PHOTOS));
 
-async function codeOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof ApiError) return e.code;
-    throw e;
-  }
-  return "ok";
-}
 
 function ftyp(major: string, compat: string[]): Uint8Array {
   const size = 16 + 4 * compat.length;
