@@ -48,6 +48,12 @@ interface CaseResult {
   timedCpuSeconds?: number;
 }
 
+/** The required prompts of features that have one: the clip shows people. */
+const BENCH_PROMPTS: Record<string, Record<string, string>> = {
+  "blur-anything": { prompt: "faces" },
+  "object-removal": { object_text: "person" },
+};
+
 // ---- child: run one case, print its result as JSON ----
 async function runCase(kind: string, clip: string, out: string): Promise<CaseResult> {
   const started = performance.now();
@@ -68,7 +74,7 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
   const pipeline = VIDEO_PIPELINES[`video.${kind}`];
   const feature = featureById(`video.${kind}`);
   if (!pipeline || !feature) throw new Error(`no video pipeline video.${kind}`);
-  const params = feature.params.parse({ video_url: "https://example.com/bench.mp4", duration_seconds: 60 });
+  const params = feature.params.parse({ video_url: "https://example.com/bench.mp4", duration_seconds: 60, ...BENCH_PROMPTS[kind] });
   const models = createModels();
   const { probeVideo } = await import("../compute/video/probe.ts");
   const info = await probeVideo(clip);
