@@ -20,8 +20,14 @@ export interface FaceMeasure {
 }
 
 export class FaceMeter {
-  readonly ssd = new SsdFaceModel();
-  readonly landmarker = new FaceLandmarker();
+  readonly ssd: SsdFaceModel;
+  readonly landmarker: FaceLandmarker;
+
+  /** Uses the given model instances when passed (the pipeline's), else loads its own. */
+  constructor(ssd?: SsdFaceModel, landmarker?: FaceLandmarker) {
+    this.ssd = ssd ?? new SsdFaceModel();
+    this.landmarker = landmarker ?? new FaceLandmarker();
+  }
 
   /** Faces SSD finds at `minScore` or more, with landmarks and descriptor. */
   async faces(frame: Frame, minScore = 0.5): Promise<FaceMeasure[]> {

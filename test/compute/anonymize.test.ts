@@ -1,22 +1,25 @@
 // Face anonymization on real photos (skimage astronaut + camera, face-api demo group photos 1-6)
-// and on an in-memory pan/zoom video of astronaut.png, measured with face-api's own models:
+// and on an in-memory pan/zoom video of astronaut.png, measured with face-api's own models, with
+// the per-track identity calibration the video pipeline uses (compute/anonymize/calibrate.ts):
 //   - still a face: SSD MobileNetV1 finds a face at the original position with score >= 0.5 for
-//     at least 23 of the 24 photo faces (group2 face #2, a turned face, scores 0.25: known gap)
-//     and every video frame; every photo face > 0.2;
+//     every one of the 24 photo faces (measured min 0.59) and every video frame;
 //   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on the
-//     astronaut and the video; across the 24 group faces the median is >= 0.6 and every face
-//     >= 0.4. The 0.6 floor is NOT met for every group face (see compute/anonymize/README.md):
-//     on this set the nearest OTHER real person is itself closer than 0.6 for 12 of 24 faces;
+//     astronaut and every video frame; across the 24 photo faces at least 22 reach 0.6, every face
+//     >= 0.55 and the median >= 0.65. The 0.6 floor is NOT met for every face (measured 23 of 24,
+//     min 0.568, see compute/anonymize/README.md); on this set the nearest OTHER real person is
+//     itself closer than 0.6 for 12 of 24 faces;
 //   - stability: flicker ratio (stabilised frame-to-frame change of the output / of the input
-//     inside the face region) <= 3.2 with smoothed landmarks: a regression bound around the
-//     measured 2.7 (bench/anonymization.ts), not a claim of flicker-free output;
-//   - identities: same seed -> same identity, different seeds -> different ones.
+//     inside the face region) <= 2.5 with One-Euro smoothed landmarks: a regression bound around
+//     the measured 2.2-2.3 (bench/anonymization.ts), not a claim of flicker-free output;
+//   - identities: same seed -> same identity, different seeds -> different ones; the centred
+//     landmark window follows linear motion without lag.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces } from "../../compute/anonymize/render.ts";
 import { IdentityCache } from "../../compute/anonymize/calibrate.ts";
 import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
+import { centredLandmarks } from "../../compute/anonymize/smoothing.ts";
 import type { Frame } from "../../compute/types.ts";
 import { TEST_PHOTOS, loadPhoto, measurePhoto, panZoomVideo, runVideo, stabilityMetric } from "../../bench/anonymization.ts";
 
@@ -65,6 +68,20 @@ describe("synthetic identities", () => {
     expect(anonymizeFace(frame, face, syntheticIdentity(1)).data.equals(frame.data)).toBe(false);
   });
 
+  it("centred landmark window: no lag on linear motion, jitter averaged, ends handled", () => {
+    const base = Array.from({ length: 68 }, (_, i) => ({ x: 100 + 3 * Math.cos(i), y: 100 + 40 * Math.sin(i * 0.7) }));
+    // Eye points 36-47 must span an eye line for the pose frame: put them on two clusters.
+    for (let i = 36; i < 48; i++) base[i] = { x: i < 42 ? 80 + (i % 3) : 120 + (i % 3), y: 90 + (i % 2) };
+    const seq = Array.from({ length: 20 }, (_, t) => base.map((p, i) => ({ x: p.x + 2 * t + ((t * 7 + i) % 3 === 0 ? 0.8 : -0.4), y: p.y + t })));
+    for (const t of [0, 3, 10, 19]) {
+      const out = centredLandmarks(seq, t, 4);
+      let err = 0;
+      out.forEach((p, i) => (err += Math.hypot(p.x - (base[i].x + 2 * t), p.y - (base[i].y + t))));
+      // Raw error is 0.53 px per point; the full window removes nearly all of it, the one-sided ends half.
+      expect(err / 68).toBeLessThan(t === 0 || t === 19 ? 0.35 : 0.1);
+    }
+  });
+
   it("triangulates landmark sets into a valid Delaunay mesh", () => {
     const pts = Array.from({ length: 40 }, (_, i) => ({ x: (i * 37) % 101, y: (i * 53) % 89 }));
     const tris = delaunay(pts);
@@ -76,38 +93,39 @@ describe("synthetic identities", () => {
 
 describe("anonymized photos, measured with face-api", () => {
   for (const name of TEST_PHOTOS) {
-    it(`${name}: faces still detected and moved away from their identity`, async () => {
+    it(`${name}: faces still detected and moved away from their identity`, { timeout: 600_000 }, async () => {
       const { frame, faces } = photos.get(name)!;
       expect(faces.length).toBeGreaterThan(0);
       const { results: r } = await measurePhoto(meter, frame, faces, DEFAULT_ANONYMIZE_OPTIONS, true);
       for (const x of r) {
         results.push({ photo: name, ...x });
-        expect(x.score).toBeGreaterThan(0.2);
-        expect(x.distance).toBeGreaterThanOrEqual(name === "astronaut.png" ? 0.6 : 0.4);
+        expect(x.score).toBeGreaterThanOrEqual(0.5);
+        expect(x.distance).toBeGreaterThanOrEqual(name === "astronaut.png" ? 0.6 : 0.55);
       }
     });
   }
 
-  it("median identity distance over all faces >= 0.6; >= 23 of 24 faces detected at >= 0.5", () => {
+  it("all 24 faces detected at >= 0.5; >= 22 of 24 at identity distance >= 0.6; median >= 0.65", () => {
     expect(results.length).toBe(24);
-    expect(results.filter((r) => r.score >= 0.5).length).toBeGreaterThanOrEqual(23);
+    expect(results.filter((r) => r.score >= 0.5).length).toBe(24);
     const d = results.map((r) => r.distance).sort((a, b) => a - b);
-    expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.6);
+    expect(d.filter((x) => x >= 0.6).length).toBeGreaterThanOrEqual(22);
+    expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.65);
   });
 });
 
 describe("pan/zoom video", () => {
-  it("stays a face, stays another person, and does not flicker", async () => {
+  it("stays a face, stays another person, and does not flicker", { timeout: 600_000 }, async () => {
     const { frame, faces } = photos.get("astronaut.png")!;
     const shots = await panZoomVideo(frame, 36);
     const fb = faces[0].box;
     const region = { x: Math.round(fb.x + fb.width * 0.05), y: Math.round(fb.y + fb.height * 0.05), width: Math.round(fb.width * 0.9), height: Math.round(fb.height * 0.9) };
-    const { outputs, perFrame } = await runVideo(meter, shots, DEFAULT_ANONYMIZE_OPTIONS, true);
+    const { outputs, perFrame } = await runVideo(meter, shots, DEFAULT_ANONYMIZE_OPTIONS, "one-euro");
     for (const p of perFrame) {
       expect(p.score).toBeGreaterThanOrEqual(0.5);
       expect(p.distance).toBeGreaterThanOrEqual(0.6);
     }
     const st = stabilityMetric(shots, outputs, region);
-    expect(st.ratio).toBeLessThanOrEqual(3.2);
+    expect(st.ratio).toBeLessThanOrEqual(2.5);
   });
 });

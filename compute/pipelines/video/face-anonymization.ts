@@ -2,10 +2,16 @@
 // a seeded identity per track, landmark-driven warp, procedural texture and features), so the
 // same track keeps the same replacement from start to end and follows pose and expression.
 // A face whose landmarks cannot be placed inside its box is blurred instead: never left as is.
+// When a track first appears its identity is calibrated (calibrateIdentity: seeded candidates
+// with escalating geometry, the first whose face-api descriptor is far enough from the original's
+// while SSD still finds the face). Landmarks are smoothed per track with the causal One-Euro
+// filter: on bench/anonymization.ts it flickers less than the centred window (centredLandmarks),
+// see compute/anonymize/README.md.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
-import { anonymizeFaces, IdentityCache, LandmarkSmoother, type FaceInput } from "../../anonymize/index.ts";
+import { anonymizeFaces, calibrateIdentity, IdentityCache, LandmarkSmoother, type FaceInput } from "../../anonymize/index.ts";
+import { FaceMeter } from "../../anonymize/evaluate.ts";
 import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
@@ -19,9 +25,11 @@ function plausible(points: Array<{ x: number; y: number }>, box: TrackedBox): bo
   return points.length === 68 && inside.length >= 60;
 }
 
-export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymization">, models: Pick<Models, "faces" | "landmarks">): ChunkProcessor {
+export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymization">, models: Pick<Models, "faces" | "landmarks">, options: { calibrate?: boolean } = {}): ChunkProcessor {
   // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces.
   const identities = new IdentityCache(randomInt(2 ** 31));
+  const ssd = models.faces.ssd;
+  const meter = (options.calibrate ?? true) && ssd ? new FaceMeter(ssd, models.landmarks) : null;
   const smoothers = new Map<number, LandmarkSmoother>();
   const processor = trackedProcessor({
     detectEvery: DETECT_EVERY,
@@ -31,12 +39,19 @@ export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymi
       const points = await models.landmarks.landmarks(frame, coverage.boxes);
       const faces: Array<FaceInput & { trackId: number }> = [];
       const fallback: TrackedBox[] = [];
-      coverage.boxes.forEach((box, i) => {
-        if (!plausible(points[i]!, box)) return void fallback.push(box);
+      for (const [i, box] of coverage.boxes.entries()) {
+        if (!plausible(points[i]!, box)) {
+          fallback.push(box);
+          continue;
+        }
         let smoother = smoothers.get(box.trackId);
         if (!smoother) smoothers.set(box.trackId, (smoother = new LandmarkSmoother()));
-        faces.push({ box, landmarks: smoother.push(points[i]!), trackId: box.trackId });
-      });
+        const face = { box, landmarks: smoother.push(points[i]!), trackId: box.trackId };
+        if (meter && !identities.has(box.trackId)) {
+          identities.set(box.trackId, (await calibrateIdentity(meter, frame, face, box.trackId, { salt: identities.salt })).identity);
+        }
+        faces.push(face);
+      }
       const replaced = faces.length ? anonymizeFaces(frame, faces, identities.identityFor) : frame;
       return fallback.length ? hideBoxes(replaced, fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
     },
