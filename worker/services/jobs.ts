@@ -1,6 +1,6 @@
 // Creating jobs and dispatching them to compute through the queue.
 import { ApiError } from "../../schema/errors.ts";
-import { featureById, type FeatureId } from "../../schema/features.ts";
+import { VIDEO_BILLING_UNIT_SECONDS, featureById, type FeatureId } from "../../schema/features.ts";
 import { MAX_VIDEO_SECONDS } from "../../schema/limits.ts";
 import { jobs } from "../../schema/tables.ts";
 import { randomId } from "../../schema/signing.ts";
@@ -94,5 +94,5 @@ export async function dispatchJobs(batch: MessageBatch<JobMessage>, env: Env): P
 /** The reservation covers this much video; longer media is refused by compute before work. */
 function maxDurationFor(job: JobState): number {
   const declared = job.params.duration_seconds;
-  return typeof declared === "number" ? Math.min(MAX_VIDEO_SECONDS, Math.ceil(declared / 10) * 10) : MAX_VIDEO_SECONDS;
+  return typeof declared === "number" ? Math.min(MAX_VIDEO_SECONDS, Math.ceil(declared / VIDEO_BILLING_UNIT_SECONDS) * VIDEO_BILLING_UNIT_SECONDS) : MAX_VIDEO_SECONDS;
 }
