@@ -47,7 +47,7 @@ export async function handleFeature(c: Context<AppEnv>, feature: Feature): Promi
   }
   let response: Response;
   try {
-    response = await process(c, feature, params as Record<string, unknown>, file, isAsync);
+    response = await runFeature(c, feature, params as Record<string, unknown>, file, isAsync);
   } catch (err) {
     if (idempotencyKey) {
       const status = err instanceof ApiError ? err.status : 500;
@@ -60,7 +60,7 @@ export async function handleFeature(c: Context<AppEnv>, feature: Feature): Promi
   return response;
 }
 
-async function process(c: Context<AppEnv>, feature: Feature, params: Record<string, unknown>, file: File | undefined, isAsync: boolean): Promise<Response> {
+async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<string, unknown>, file: File | undefined, isAsync: boolean): Promise<Response> {
   const account = c.get("account");
   const db = c.get("db");
   const origin = new URL(c.req.url).origin;
