@@ -3,17 +3,16 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, signedParts } from "../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../schema/signing.ts";
+import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, signRequest } from "../schema/compute-protocol.ts";
+import { sha256Hex } from "../schema/signing.ts";
 import { createHash } from "node:crypto";
 
 /** Progress is sent at most this often, and at least this often as a heartbeat. */
 const PROGRESS_MIN_INTERVAL_MS = 2_000;
 export const HEARTBEAT_INTERVAL_MS = 20_000;
 
-async function signedHeaders(secret: string, method: string, url: string, bodyHash: string): Promise<Record<string, string>> {
-  const { timestamp, signature } = await signParts(secret, signedParts(method, new URL(url).pathname, bodyHash));
-  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature };
+function signedHeaders(secret: string, method: string, url: string, bodyHash: string): Promise<Record<string, string>> {
+  return signRequest(secret, method, new URL(url).pathname, bodyHash);
 }
 
 async function postJson(secret: string, url: string, body: unknown): Promise<void> {

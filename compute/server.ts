@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadStream } from "node:fs";
 import { ApiError, errorEnvelope } from "../schema/errors.ts";
-import { HEALTH_PATH, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, signedParts, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, verifyParts } from "../schema/signing.ts";
+import { HEALTH_PATH, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
+import { sha256Hex } from "../schema/signing.ts";
 import { JobReporter } from "./callbacks.ts";
 import { Slots } from "./slots.ts";
 import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
@@ -42,7 +42,7 @@ export function startCompute(options: ComputeOptions) {
   }
 
   async function verify(req: IncomingMessage, path: string, body: string): Promise<void> {
-    const ok = await verifyParts(options.secret, signedParts(req.method ?? "", path, await sha256Hex(body)), header(req, TIMESTAMP_HEADER), header(req, SIGNATURE_HEADER));
+    const ok = await verifyRequest(options.secret, req.method ?? "", path, await sha256Hex(body), (name) => header(req, name));
     if (!ok) throw new ApiError("unauthorized", "Missing or invalid request signature.");
   }
 

@@ -1,5 +1,6 @@
 // The contract between the Worker and the compute service. Every request either way is signed
 // with the shared SIGNING_SECRET over: timestamp, method, path and the SHA-256 of the body.
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER, signParts, verifyParts } from "./signing.ts";
 
 /** Worker -> compute: run one feature on one piece of media. */
 export interface TaskRequest {
@@ -45,4 +46,15 @@ export const HEALTH_PATH = "/healthz";
 
 export function signedParts(method: string, path: string, bodySha256: string): string[] {
   return [method.toUpperCase(), path, bodySha256];
+}
+
+/** The headers that sign a request (Worker <-> compute, operator commands). */
+export async function signRequest(secret: string, method: string, path: string, bodySha256: string): Promise<Record<string, string>> {
+  const { timestamp, signature } = await signParts(secret, signedParts(method, path, bodySha256));
+  return { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature };
+}
+
+/** Whether a request's signature headers are authentic and fresh. */
+export function verifyRequest(secret: string, method: string, path: string, bodySha256: string, header: (name: string) => string | undefined): Promise<boolean> {
+  return verifyParts(secret, signedParts(method, path, bodySha256), header(TIMESTAMP_HEADER), header(SIGNATURE_HEADER));
 }

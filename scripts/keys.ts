@@ -3,8 +3,8 @@
 //   npm run --silent keys:revoke -- (--key KEY | --key-id ID)
 // keys:create prints the plaintext key as the last line of stdout. It is shown only this once.
 import { parseArgs } from "node:util";
-import { signedParts } from "../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../schema/signing.ts";
+import { signRequest } from "../schema/compute-protocol.ts";
+import { sha256Hex } from "../schema/signing.ts";
 import { readLocalStack } from "./local-stack.ts";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -14,8 +14,8 @@ async function signedPost(path: string, body: unknown): Promise<Record<string, u
     ? { workerUrl: process.env.OBSCURA_URL, secret: process.env.SIGNING_SECRET }
     : await readLocalStack();
   const text = JSON.stringify(body);
-  const { timestamp, signature } = await signParts(stack.secret, signedParts("POST", path, await sha256Hex(text)));
-  const res = await fetch(stack.workerUrl + path, { method: "POST", body: text, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  const signature = await signRequest(stack.secret, "POST", path, await sha256Hex(text));
+  const res = await fetch(stack.workerUrl + path, { method: "POST", body: text, headers: { "content-type": "application/json", ...signature } });
   const json = (await res.json()) as Record<string, unknown> & { error?: { message: string } };
   if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
   return json;

@@ -4,12 +4,9 @@
 // account sees nothing of the first. Screenshots of the main pages go to test-output/screenshots.
 import { mkdir, readFile } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { signedParts } from "../../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
 import { launchBrowser } from "./browser.ts";
-import { workerUrl } from "./helpers.ts";
+import { adminCreateKey, workerUrl } from "./helpers.ts";
 
 const SHOTS = "test-output/screenshots";
 const PASSWORD = "a long enough password";
@@ -35,10 +32,7 @@ function api(path: string, key: string, init: RequestInit = {}): Promise<Respons
 
 /** The operator's admin route (what `npm run keys:create` signs), for the same e-mail. */
 async function operatorGrant(email: string, credits: number): Promise<string> {
-  const body = JSON.stringify({ email, credits, key_name: "operator key" });
-  const path = "/internal/admin/keys";
-  const { timestamp, signature } = await signParts(inject("signingSecret"), signedParts("POST", path, await sha256Hex(body)));
-  const res = await fetch(origin + path, { method: "POST", body, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  const res = await adminCreateKey({ email, credits, key_name: "operator key" });
   expect(res.status).toBe(201);
   return ((await res.json()) as { key: string }).key;
 }

@@ -1,7 +1,7 @@
 // Helpers for end-to-end tests: keys through the operator route, API calls with a key.
 import { inject } from "vitest";
-import { signedParts } from "../../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
+import { signRequest } from "../../schema/compute-protocol.ts";
+import { sha256Hex } from "../../schema/signing.ts";
 
 export const baseUrl = () => inject("baseUrl");
 export const workerUrl = () => inject("workerUrl");
@@ -14,12 +14,17 @@ export interface TestAccount {
 
 let counter = 0;
 
+/** The signed operator route behind `npm run keys:create`. */
+export async function adminCreateKey(input: Record<string, unknown>): Promise<Response> {
+  const body = JSON.stringify(input);
+  const path = "/internal/admin/keys";
+  const signature = await signRequest(inject("signingSecret"), "POST", path, await sha256Hex(body));
+  return fetch(workerUrl() + path, { method: "POST", body, headers: { "content-type": "application/json", ...signature } });
+}
+
 /** A fresh account with a key, made through the same signed admin route as `npm run keys:create`. */
 export async function createAccount(opts: { credits?: number; tier?: "free" | "pro" | "enterprise"; dailyLimit?: number } = {}): Promise<TestAccount> {
-  const body = JSON.stringify({ email: `e2e-${Date.now()}-${counter++}@example.com`, credits: opts.credits ?? 100, tier: opts.tier, daily_limit: opts.dailyLimit });
-  const path = "/internal/admin/keys";
-  const { timestamp, signature } = await signParts(inject("signingSecret"), signedParts("POST", path, await sha256Hex(body)));
-  const res = await fetch(workerUrl() + path, { method: "POST", body, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  const res = await adminCreateKey({ email: `e2e-${Date.now()}-${counter++}@example.com`, credits: opts.credits ?? 100, tier: opts.tier, daily_limit: opts.dailyLimit });
   if (res.status !== 201) throw new Error(`admin route: ${res.status} ${await res.text()}`);
   const out = (await res.json()) as { key: string; key_id: string; account_id: string };
   return { key: out.key, keyId: out.key_id, accountId: out.account_id };

@@ -3,10 +3,10 @@
 // in code (workerd tests cannot read the file system).
 import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { signedParts } from "../../schema/compute-protocol.ts";
+import { signRequest } from "../../schema/compute-protocol.ts";
 import { ERROR_CODES, type ErrorCode } from "../../schema/errors.ts";
 import type { FeatureId } from "../../schema/features.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, randomId, sha256Hex, signParts } from "../../schema/signing.ts";
+import { randomId, sha256Hex } from "../../schema/signing.ts";
 import type { Tier } from "../../schema/tiers.ts";
 import type { JobState } from "../../worker/durable/job.ts";
 import { ensureAccount, type Account } from "../../worker/services/accounts.ts";
@@ -216,6 +216,6 @@ export async function jobState(jobId: string): Promise<JobState> {
 /** Signed request from "compute" to an internal route (the signature covers method, path, body hash). */
 export async function signedInternal(method: string, path: string, body: string | Uint8Array, headers: Record<string, string> = {}, bodyHash?: string): Promise<Response> {
   const hash = bodyHash ?? (await sha256Hex(body));
-  const { timestamp, signature } = await signParts(env.SIGNING_SECRET, signedParts(method, path, hash));
-  return SELF.fetch(`${BASE}${path}`, { method, body: body as BodyInit, headers: { [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature, ...headers } });
+  const signature = await signRequest(env.SIGNING_SECRET, method, path, hash);
+  return SELF.fetch(`${BASE}${path}`, { method, body: body as BodyInit, headers: { ...signature, ...headers } });
 }

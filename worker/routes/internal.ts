@@ -3,8 +3,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../schema/errors.ts";
-import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, signedParts } from "../../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, randomId, sha256Hex, verifyParts, verifyToken } from "../../schema/signing.ts";
+import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, verifyRequest } from "../../schema/compute-protocol.ts";
+import { randomId, sha256Hex, verifyToken } from "../../schema/signing.ts";
 import { TIERS, type Tier } from "../../schema/tiers.ts";
 import type { AppEnv } from "../env.ts";
 import { ensureAccount } from "../services/accounts.ts";
@@ -17,7 +17,7 @@ import type { JobState } from "../durable/job.ts";
 
 async function verifySigned(c: Context<AppEnv>, bodyHash: string): Promise<void> {
   const path = new URL(c.req.url).pathname;
-  const ok = await verifyParts(c.env.SIGNING_SECRET, signedParts(c.req.method, path, bodyHash), c.req.header(TIMESTAMP_HEADER), c.req.header(SIGNATURE_HEADER));
+  const ok = await verifyRequest(c.env.SIGNING_SECRET, c.req.method, path, bodyHash, (name) => c.req.header(name));
   if (!ok) throw new ApiError("unauthorized", "Missing or invalid request signature.");
 }
 

@@ -1,7 +1,7 @@
 // Client for the compute pool: signed requests, instance choice, capability discovery.
 import { ApiError, type ErrorCode, ERROR_CODES } from "../../schema/errors.ts";
-import { HEALTH_PATH, PROBE_PATH, TASKS_PATH, signedParts, type ComputeHealth, type ProbeResult, type TaskRequest } from "../../schema/compute-protocol.ts";
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
+import { HEALTH_PATH, PROBE_PATH, TASKS_PATH, signRequest, type ComputeHealth, type ProbeResult, type TaskRequest } from "../../schema/compute-protocol.ts";
+import { sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 
 const HEALTH_TTL_MS = 15_000;
@@ -25,11 +25,11 @@ function shuffled(urls: string[]): string[] {
 }
 
 async function signedFetch(env: Env, base: string, method: string, path: string, body: string | null, timeoutMs: number): Promise<Response> {
-  const { timestamp, signature } = await signParts(env.SIGNING_SECRET, signedParts(method, path, await sha256Hex(body ?? "")));
+  const signature = await signRequest(env.SIGNING_SECRET, method, path, await sha256Hex(body ?? ""));
   return fetch(base + path, {
     method,
     body,
-    headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature },
+    headers: { "content-type": "application/json", ...signature },
     signal: AbortSignal.timeout(timeoutMs),
   });
 }
