@@ -14,7 +14,7 @@ import type { AppEnv } from "../env.ts";
 import { ensureFeatureAvailable, probeMedia, sendTask } from "../services/compute.ts";
 import { IDEMPOTENCY_HEADER, claimIdempotencyKey, recordIdempotentAnswer, requestFingerprint } from "../services/idempotency.ts";
 import { captureReservation, creditSummary, refundReservation, reserveCredits } from "../services/ledger.ts";
-import { resolveMedia, type MediaRef } from "../services/media.ts";
+import { resolveMedia, uploadMediaUrl, type MediaRef } from "../services/media.ts";
 import { readBody } from "../services/request-body.ts";
 import { createJob } from "../services/jobs.ts";
 import { mediaForCompute, storeResult } from "../services/results.ts";
@@ -88,7 +88,7 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
   const media: MediaRef = file
     ? await storeFilePart(c.env, db, account.id, mediaKind, file)
     : await resolveMedia(db, account.id, origin, feature.mediaField, params[feature.mediaField] as string, mediaKind);
-  if (file) params[feature.mediaField] = `${origin}/media/${(media as { uploadId: string }).uploadId}`;
+  if (file) params[feature.mediaField] = uploadMediaUrl(origin, (media as { uploadId: string }).uploadId);
 
   const knownPrice = nsfwOfVideo
     ? NSFW_VIDEO_CREDITS
@@ -131,7 +131,7 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
       body = { is_nsfw: verdict.is_nsfw, score: verdict.score };
     } else {
       const contentType = res.headers.get("content-type") ?? "application/octet-stream";
-      body = { result_url: await storeResult(c.env, origin, await res.arrayBuffer(), contentType, account.id) };
+      body = { result_url: await storeResult(c.env, origin, { body: await res.arrayBuffer(), contentType, metadata: { accountId: account.id } }) };
     }
     await captureReservation(c.env.DB, reservation);
     return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);

@@ -4,7 +4,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../schema/errors.ts";
 import { CONTENT_SHA256_HEADER, RESULT_DURATION_HEADER, verifyRequest } from "../../schema/compute-protocol.ts";
-import { randomId, sha256Hex, verifyToken } from "../../schema/signing.ts";
+import { sha256Hex, verifyToken } from "../../schema/signing.ts";
 import { TIERS, type Tier } from "../../schema/tiers.ts";
 import type { AppEnv } from "../env.ts";
 import { ensureAccount } from "../services/accounts.ts";
@@ -12,7 +12,7 @@ import { createDb } from "../services/db.ts";
 import { createApiKey, revokeApiKey } from "../services/keys.ts";
 import { grantCredits } from "../services/ledger.ts";
 import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
-import { INTERNAL_MEDIA_PATH } from "../services/results.ts";
+import { INTERNAL_MEDIA_PATH, storeResult } from "../services/results.ts";
 import type { JobState } from "../durable/job.ts";
 
 async function verifySigned(c: Context<AppEnv>, bodyHash: string): Promise<void> {
@@ -54,14 +54,15 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
     const contentType = c.req.header("content-type") ?? "application/octet-stream";
     const length = Number(c.req.header("content-length"));
     if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", "The result needs a body with Content-Length.");
-    const name = `${randomId(16)}.${contentType === "video/mp4" ? "mp4" : contentType.split("/")[1] ?? "bin"}`;
-    await c.env.MEDIA.put(`results/${name}`, c.req.raw.body.pipeThrough(new FixedLengthStream(length)), {
-      httpMetadata: { contentType },
-      customMetadata: { accountId: job.accountId, jobId: job.jobId },
+    const resultUrl = await storeResult(c.env, job.origin, {
+      body: c.req.raw.body,
+      length,
+      contentType,
       sha256: contentSha256,
+      metadata: { accountId: job.accountId, jobId: job.jobId },
     });
     const duration = c.req.header(RESULT_DURATION_HEADER);
-    await stub.complete(`${job.origin}/results/${name}`, duration ? Number(duration) : undefined);
+    await stub.complete(resultUrl, duration ? Number(duration) : undefined);
     return c.json({ success: true });
   });
 

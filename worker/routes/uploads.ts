@@ -4,6 +4,7 @@ import { UploadDone, UploadRequest, UploadTicket } from "../../schema/api/resour
 import { SUPPORTED_IMAGE_FORMATS_TEXT, SUPPORTED_VIDEO_FORMATS_TEXT, type MediaKind } from "../../schema/media-format.ts";
 import type { AppEnv } from "../env.ts";
 import { createDb } from "../services/db.ts";
+import { uploadMediaUrl } from "../services/media.ts";
 import { readBody } from "../services/request-body.ts";
 import { UPLOAD_PUT_PATH, createUploadTicket, receiveUpload } from "../services/uploads.ts";
 import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
@@ -61,6 +62,6 @@ export function registerUploadRoutes(app: OpenAPIHono<AppEnv>): void {
   app.put(`${UPLOAD_PUT_PATH}:token`, async (c) => {
     const stored = await receiveUpload(c.env, createDb(c.env.DB), c.req.param("token"), c.req.raw);
     const origin = new URL(c.req.url).origin;
-    return c.json({ success: true as const, upload_id: stored.id, format: stored.format, size_bytes: stored.sizeBytes, media_url: `${origin}/media/${stored.id}` }, 200);
+    return c.json({ success: true as const, upload_id: stored.id, format: stored.format, size_bytes: stored.sizeBytes, media_url: uploadMediaUrl(origin, stored.id) }, 200);
   });
 }

@@ -10,11 +10,25 @@ const INTERNAL_MEDIA_TTL_MS = 2 * 3600_000;
 
 const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4" };
 
-export async function storeResult(env: Env, origin: string, body: ReadableStream | ArrayBuffer, contentType: string, accountId: string, length?: number): Promise<string> {
-  const ext = EXTENSIONS[contentType] ?? "bin";
-  const name = `${randomId(16)}.${ext}`;
-  const value = body instanceof ReadableStream && length !== undefined ? body.pipeThrough(new FixedLengthStream(length)) : body;
-  await env.MEDIA.put(`results/${name}`, value as ReadableStream, { httpMetadata: { contentType }, customMetadata: { accountId } });
+export interface ResultInput {
+  /** A stream needs `length` (R2 only takes streams of known length). */
+  body: ReadableStream | ArrayBuffer;
+  length?: number;
+  contentType: string;
+  /** When given, R2 refuses the write unless the bytes have this SHA-256 (hex). */
+  sha256?: string;
+  metadata: { accountId: string; jobId?: string };
+}
+
+/** Stores a result in R2 under an unguessable name and returns its public URL. */
+export async function storeResult(env: Env, origin: string, input: ResultInput): Promise<string> {
+  const name = `${randomId(16)}.${EXTENSIONS[input.contentType] ?? "bin"}`;
+  const value = input.body instanceof ReadableStream && input.length !== undefined ? input.body.pipeThrough(new FixedLengthStream(input.length)) : input.body;
+  await env.MEDIA.put(`results/${name}`, value as ReadableStream, {
+    httpMetadata: { contentType: input.contentType },
+    customMetadata: input.metadata,
+    ...(input.sha256 ? { sha256: input.sha256 } : {}),
+  });
   return `${origin}${RESULT_PATH}${name}`;
 }
 
