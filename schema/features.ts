@@ -180,6 +180,11 @@ export const FEATURES: readonly Feature[] = [
 /** NSFW detection of a video samples frames and costs a flat price. */
 export const NSFW_VIDEO_CREDITS = 2;
 
+/** The feature's name as job records show it: the endpoint's last path segment ("face-blur"). */
+export function featureSlug(id: FeatureId): string {
+  return id.slice(id.indexOf(".") + 1);
+}
+
 export function featureById(id: string): Feature | undefined {
   return FEATURES.find((f) => f.id === id);
 }

@@ -1,7 +1,7 @@
 // The features this compute instance serves, as tasks, plus probing and warm-up.
 import { join } from "node:path";
 import type { ProbeResult, TaskRequest } from "../../schema/compute-protocol.ts";
-import { requireMediaFormat, sniffMediaFormat } from "../../schema/media-format.ts";
+import { sniffMediaFormat } from "../../schema/media-format.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { sharedModels } from "../models/index.ts";
 import { IMAGE_PIPELINES } from "../pipelines/image/index.ts";
@@ -50,7 +50,6 @@ export async function probeTask(media: TaskRequest["media"], ctx: { workDir: str
   const sniffed = sniffMediaFormat(head);
   if (!sniffed) throw new ApiError("unsupported_media_format", "The media is not a supported image or video format (checked from its bytes).");
   if (sniffed.kind === "image") return { kind: "image", format: sniffed.format };
-  requireMediaFormat(head, "video");
   const info = await probeVideo(path, ctx.signal);
   return { kind: "video", format: info.container, duration_seconds: info.durationSeconds };
 }

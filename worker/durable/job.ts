@@ -3,7 +3,7 @@
 //   processing -> queued (compute went silent; retried once) ; queued -> failed (never dispatched)
 // A terminal job never changes again. The alarm is the watchdog: no job stays processing forever.
 import { DurableObject } from "cloudflare:workers";
-import { featureById, priceOf, type FeatureId } from "../../schema/features.ts";
+import { featureById, featureSlug, priceOf, type FeatureId } from "../../schema/features.ts";
 import { hmacHex, signParts, sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 import { settleReservation } from "../services/ledger.ts";
@@ -66,7 +66,7 @@ export function jobView(s: JobState): JobView {
   return {
     job_id: s.jobId,
     status: s.status,
-    feature: s.feature.split(".")[1]!,
+    feature: featureSlug(s.feature),
     progress: s.progress,
     ...(s.resultUrl ? { result_url: s.resultUrl } : {}),
     credits_used: s.creditsUsed ?? s.creditsReserved,

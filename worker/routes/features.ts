@@ -4,7 +4,7 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { ApiError } from "../../schema/errors.ts";
-import { FEATURES, NSFW_VIDEO_CREDITS, VIDEO_BILLING_UNIT_SECONDS, priceOf, type Feature, type FeatureId } from "../../schema/features.ts";
+import { FEATURES, NSFW_VIDEO_CREDITS, VIDEO_BILLING_UNIT_SECONDS, featureSlug, priceOf, type Feature, type FeatureId } from "../../schema/features.ts";
 import { ImageResult, NsfwResult, VideoJob } from "../../schema/api/resources.ts";
 import { checkMediaUrl } from "../../schema/media-url.ts";
 import { resolvePrompt } from "../../schema/vocabulary.ts";
@@ -115,7 +115,7 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
   if (isAsync) {
     try {
       const job = await createJob(c.env, db, { accountId: account.id, feature: feature.id, params, media, origin, webhookUrl: params.webhook_url as string | undefined, reservation });
-      const body = { success: true as const, job_id: job.jobId, status: job.status, feature: feature.id.split(".")[1]!, credits_used: reservation.credits, remaining_credits: reservation.remaining };
+      const body = { success: true as const, job_id: job.jobId, status: job.status, feature: featureSlug(feature.id), credits_used: reservation.credits, remaining_credits: reservation.remaining };
       return c.json(body, 202, feature.media === "image" ? { "Preference-Applied": "respond-async" } : {});
     } catch (err) {
       await refundReservation(c.env.DB, reservation.id);
