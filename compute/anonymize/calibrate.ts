@@ -13,10 +13,8 @@ import { distance } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
-import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
-import { anchorRing, reshape } from "./geometry.ts";
+import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, warpTargets } from "./render.ts";
 import type { Pt } from "./raster.ts";
-import { delaunay } from "./warp.ts";
 
 export class IdentityCache {
   private readonly ids = new Map<number | string, SyntheticIdentity>();
@@ -46,26 +44,16 @@ export class IdentityCache {
 }
 
 /**
- * Whether the identity's warp folds the face: some triangle of the warp mesh (reshaped landmarks
- * + anchor ring, as render.ts triangulates it) flips orientation, i.e. the source image is
- * sampled mirrored there. A diagnostic, not used by calibrateIdentity: at the default warp (2)
- * the seed-only identity already folds somewhere for 10 of the 24 test faces and escalated
- * candidates almost always do (see README.md), so skipping them would leave nearly nothing.
+ * Whether the warp render.ts applies for this identity folds the face: some mesh triangle flips
+ * orientation (the source is sampled mirrored there). warpTargets makes the warp fold-free, so
+ * this is the check the tests run on it, and the number of landmarks it had to hold back.
  */
-export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): boolean {
-  if (!(options.warp > 0)) return false;
-  const ring = anchorRing(landmarks, 16, options.maskGrow ?? 0.02, options.forehead ?? 0.75);
+export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): { folds: boolean; minScale: number } {
+  const { dst, ring, tris, minScale } = warpTargets(landmarks, identity, options);
   const from = [...landmarks, ...ring];
-  const to = [...reshape(landmarks, identity, options.warp), ...ring];
+  const to = [...dst, ...ring];
   const area = (P: Pt[], [a, b, c]: [number, number, number]) => (P[b].x - P[a].x) * (P[c].y - P[a].y) - (P[c].x - P[a].x) * (P[b].y - P[a].y);
-  for (const t of delaunay(to)) {
-    const A = area(to, t);
-    const B = area(from, t);
-    if (Math.abs(A) < 1e-6) continue;
-    const r = B / A;
-    if (r <= 0) return true;
-  }
-  return false;
+  return { folds: tris.some((t) => area(from, t) * area(to, t) <= 0), minScale };
 }
 
 /** The measured defaults (bench/anonymization.ts). */

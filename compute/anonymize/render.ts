@@ -18,7 +18,8 @@ import type { FaceFrame } from "./geometry.ts";
 import { toFace } from "./geometry.ts";
 import type { TextureOptions } from "./texture.ts";
 import { retexture } from "./texture.ts";
-import { delaunay, warpImage } from "./warp.ts";
+import type { Triangle } from "./warp.ts";
+import { delaunay, foldFreeWarp, warpImage } from "./warp.ts";
 
 /** A face to anonymize: its box and its 68 landmarks (iBUG order), in frame pixels. */
 export interface FaceInput {
@@ -45,6 +46,19 @@ export const DEFAULT_ANONYMIZE_OPTIONS: AnonymizeOptions = {
   features: { eyes: true, brows: true, lips: true, nose: true },
 };
 
+/**
+ * Where the identity moves the 68 landmarks, made fold-free (warp.ts foldFreeWarp: no mesh
+ * triangle flips or collapses, so no eye or mouth is sampled mirrored), the fixed anchor ring
+ * around the face, and the warp mesh over landmarks + ring (indices into [...dst, ...ring]).
+ */
+export function warpTargets(src: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): { dst: Pt[]; ring: Pt[]; tris: Triangle[]; minScale: number } {
+  const ring = anchorRing(src, 16, options.maskGrow ?? 0.02, options.forehead ?? 0.75);
+  if (!(options.warp > 0)) return { dst: src.map((p) => ({ ...p })), ring, tris: [], minScale: 1 };
+  const wanted = reshape(src, identity, options.warp);
+  const warp = foldFreeWarp([...src, ...ring], [...wanted, ...ring], src.length);
+  return { dst: warp.to.slice(0, src.length), ring, tris: warp.tris, minScale: warp.minScale };
+}
+
 /** Returns a new frame with this face replaced (the input frame is not modified). */
 export function anonymizeFace(frame: Frame, face: FaceInput, identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): Frame {
   const out: Frame = { ...frame, data: Buffer.from(frame.data) };
@@ -57,8 +71,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
   if (src.length !== 68) throw new Error(`anonymizeFace needs 68 landmarks, got ${src.length}`);
   const ff0 = faceFrame(src);
   if (!(ff0.iod >= 2)) return; // degenerate landmarks: nothing sensible to draw
-  const dst = options.warp > 0 ? reshape(src, identity, options.warp) : src.map((p) => ({ ...p }));
-  const ring = anchorRing(src, 16, options.maskGrow ?? 0.02, options.forehead ?? 0.75);
+  const { dst, ring, tris } = warpTargets(src, identity, options);
   const xs = ring.map((p) => p.x);
   const ys = ring.map((p) => p.y);
   const roi = roiOf({ x: Math.min(...xs) - 2, y: Math.min(...ys) - 2, width: Math.max(...xs) - Math.min(...xs) + 4, height: Math.max(...ys) - Math.min(...ys) + 4 }, frame);
@@ -68,9 +81,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
   const ringMask = plane(roi.width, roi.height);
   fillPolygon(ringMask, ring.map(local), 1);
   if (options.warp > 0) {
-    const from = [...src, ...ring].map(local);
-    const to = [...dst, ...ring].map(local);
-    img = warpImage(img, from, to, delaunay(to));
+    img = warpImage(img, [...src, ...ring].map(local), [...dst, ...ring].map(local), tris);
   }
   const ff = faceFrame(dst);
   if (options.texture || options.features) {

@@ -84,3 +84,57 @@ export function warpImage(src: FloatImage, from: Pt[], to: Pt[], tris: Triangle[
   }
   return { ...src, data: out };
 }
+
+/** Twice the signed area of triangle t over points P. */
+function signedArea(P: Pt[], [a, b, c]: Triangle): number {
+  return (P[b].x - P[a].x) * (P[c].y - P[a].y) - (P[c].x - P[a].x) * (P[b].y - P[a].y);
+}
+
+export interface FoldFreeWarp {
+  /** Destination points: `to` with the displacement of some points shortened. */
+  to: Pt[];
+  /** The mesh, triangulated on the SOURCE points (so it is valid at zero displacement). */
+  tris: Triangle[];
+  /** Smallest per-point displacement scale used (1 = nothing shortened). */
+  minScale: number;
+}
+
+/**
+ * Make a landmark warp fold-free: a warp whose destination triangle flips orientation samples the
+ * source mirrored there (eyes and mouths drawn inside out), and one that nearly collapses a
+ * triangle smears it. The mesh is triangulated on the source points, where every triangle is
+ * positive; then, while some destination triangle is flipped or squeezed below `minAreaRatio` of
+ * its source area (or stretched past 1 / minAreaRatio), the displacement of that triangle's
+ * movable vertices is shortened step by step. At zero displacement every triangle is its source,
+ * so this always ends; only the points involved in a fold give up part of their change.
+ * Points at index >= `movable` (the fixed anchor ring) never move.
+ */
+export function foldFreeWarp(from: Pt[], to: Pt[], movable: number, minAreaRatio = 0.3): FoldFreeWarp {
+  const tris = delaunay(from);
+  const scale = new Float64Array(from.length).fill(1);
+  const out = to.map((p) => ({ ...p }));
+  const place = (i: number) => {
+    const s = i < movable ? scale[i] : 0;
+    out[i] = { x: from[i].x + (to[i].x - from[i].x) * s, y: from[i].y + (to[i].y - from[i].y) * s };
+  };
+  for (let i = 0; i < from.length; i++) place(i);
+  const srcArea = tris.map((t) => signedArea(from, t));
+  // Geometric shortening first; after 40 rounds the points still involved give up their change
+  // entirely (a triangle whose vertices are all unmoved is its source triangle, so this ends).
+  for (let iter = 0; iter < 40 + movable; iter++) {
+    const shrink = new Set<number>();
+    tris.forEach((t, k) => {
+      if (srcArea[k] <= 1e-9) return;
+      const r = signedArea(out, t) / srcArea[k];
+      if (r < minAreaRatio || r > 1 / minAreaRatio) for (const i of t) if (i < movable && scale[i] > 0) shrink.add(i);
+    });
+    if (shrink.size === 0) break;
+    for (const i of shrink) {
+      scale[i] = iter >= 40 ? 0 : scale[i] * 0.85;
+      place(i);
+    }
+  }
+  let minScale = 1;
+  for (let i = 0; i < movable; i++) minScale = Math.min(minScale, scale[i]);
+  return { to: out, tris, minScale };
+}
