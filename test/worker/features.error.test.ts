@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { FEATURES } from "../../schema/features.ts";
-import { requestFingerprint } from "../../worker/services/idempotency.ts";
+import { IDEMPOTENCY_LEASE_MS, requestFingerprint } from "../../worker/services/idempotency.ts";
 import { BASE, api, balance, createUser, expectError, ledgerKinds, makePng, postJson, uploadTicket, uploadedMedia, type TestUser } from "./helpers.ts";
 
 const IMG = "https://media.example.com/photo.png";
@@ -286,6 +286,29 @@ describe("Idempotency-Key", () => {
       .bind(v.account.id, await requestFingerprint("/images/face-blur", { image_url: IMG, blur_strength: 0.7, pixelated: false }), new Date().toISOString())
       .run();
     await expectError(await postJson("/images/face-blur", v.key, { image_url: IMG }, { "idempotency-key": "running" }), "idempotency_conflict", "A request with this Idempotency-Key is still running; retry in a moment.");
+  });
+
+  it("an abandoned claim (its request died before answering) is taken over after the lease, by one request", async () => {
+    const v = await createUser({ credits: 10 });
+    const fingerprint = await requestFingerprint("/images/face-blur", { image_url: IMG, blur_strength: 0.7, pixelated: false });
+    const insert = (key: string, ageMs: number) =>
+      env.DB.prepare("INSERT INTO idempotency_records (account_id, key, request_hash, created_at) VALUES (?1, ?2, ?3, ?4)")
+        .bind(v.account.id, key, fingerprint, new Date(Date.now() - ageMs).toISOString())
+        .run();
+    await insert("abandoned", IDEMPOTENCY_LEASE_MS + 60_000);
+    await insert("young", IDEMPOTENCY_LEASE_MS - 60_000);
+    // Two retries at once: one takes the key over and runs (no compute here: 503, which releases
+    // the key again), the other still sees a running request.
+    const h = { "idempotency-key": "abandoned" };
+    const both = await Promise.all([postJson("/images/face-blur", v.key, { image_url: IMG }, h), postJson("/images/face-blur", v.key, { image_url: IMG }, h)]);
+    const codes = await Promise.all(both.map(async (r) => ((await r.json()) as { error: { code: string } }).error.code));
+    expect(codes.sort()).toEqual(["compute_unavailable", "idempotency_conflict"]);
+    // A claim younger than the lease still blocks.
+    await expectError(await postJson("/images/face-blur", v.key, { image_url: IMG }, { "idempotency-key": "young" }), "idempotency_conflict", "A request with this Idempotency-Key is still running; retry in a moment.");
+    // A different body never takes a key over, however old the claim.
+    await insert("abandoned-other", IDEMPOTENCY_LEASE_MS + 60_000);
+    await expectError(await postJson("/images/face-blur", v.key, { image_url: IMG, blur_strength: 0.2 }, { "idempotency-key": "abandoned-other" }), "idempotency_conflict", "This Idempotency-Key was already used with a different request.");
+    expect(await balance(v.account.id)).toMatchObject({ available: 10, reserved: 0, spent: 0 });
   });
 
   it("a 503 releases the key: the retry runs again instead of replaying the outage", async () => {

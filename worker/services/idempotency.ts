@@ -1,7 +1,10 @@
 // Idempotency-Key: the first answer to a POST is stored and replayed to retries with the same
 // key, so a retried request is never charged twice. The claim is a primary-key insert, exact
 // under concurrency: of two simultaneous requests with one key, one runs and one gets 409.
-import { and, eq } from "drizzle-orm";
+// A claim whose request never recorded an answer (the Worker instance died mid-request) would
+// otherwise answer "still running" forever; after IDEMPOTENCY_LEASE_MS it is taken over by the
+// next request with the same key and body (one conditional UPDATE, so one taker wins).
+import { and, eq, isNull, lt } from "drizzle-orm";
 import { ApiError } from "../../schema/errors.ts";
 import { sha256Hex } from "../../schema/signing.ts";
 import { idempotencyRecords } from "../../schema/tables.ts";
@@ -9,6 +12,12 @@ import { nowIso, type Db } from "./db.ts";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+/**
+ * How long an unanswered claim blocks its key. Far longer than any request can run (the sync
+ * compute call is bounded at 120 s per instance tried, async requests answer once the job is
+ * queued), so a claim this old belongs to a request that can no longer answer.
+ */
+export const IDEMPOTENCY_LEASE_MS = 15 * 60_000;
 
 export type IdempotencyClaim = { kind: "new"; key: string } | { kind: "replay"; status: number; body: string };
 
@@ -29,6 +38,13 @@ export async function claimIdempotencyKey(db: Db, accountId: string, key: string
   if (!existing) return claimIdempotencyKey(db, accountId, key, fingerprint);
   if (existing.requestHash !== fingerprint) throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
   if (existing.responseStatus === null || existing.responseBody === null) {
+    const cutoff = new Date(Date.now() - IDEMPOTENCY_LEASE_MS).toISOString();
+    const takenOver = await db
+      .update(idempotencyRecords)
+      .set({ createdAt: nowIso() })
+      .where(and(eq(idempotencyRecords.accountId, accountId), eq(idempotencyRecords.key, key), isNull(idempotencyRecords.responseStatus), lt(idempotencyRecords.createdAt, cutoff)))
+      .returning({ key: idempotencyRecords.key });
+    if (takenOver.length === 1) return { kind: "new", key };
     throw new ApiError("idempotency_conflict", "A request with this Idempotency-Key is still running; retry in a moment.");
   }
   return { kind: "replay", status: existing.responseStatus, body: existing.responseBody };
