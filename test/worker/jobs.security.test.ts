@@ -89,10 +89,29 @@ describe("internal callbacks need compute's signature", () => {
     const claimed = await sha256Hex(makeMp4Head());
     const other = new Uint8Array([...makeMp4Head(), 1, 2, 3]);
     const res = await signedInternal("PUT", `/internal/jobs/${jobId}/result`, other, { "content-type": "video/mp4", "x-obscura-content-sha256": claimed }, claimed);
-    expect(res.status).toBeGreaterThanOrEqual(400);
-    await res.body?.cancel();
+    await expectError(res, "invalid_request", "The result's bytes do not match its signed SHA-256.");
+    expect((await env.MEDIA.list({ prefix: "results/" })).objects.filter((o) => o.customMetadata?.jobId === jobId)).toEqual([]);
     expect((await jobState(jobId)).status).toBe("processing");
     expect(await balance(u.account.id)).toMatchObject({ reserved: 4, spent: 0 });
+  });
+
+  it("two results for one job at once: one completes it, the other is refused and leaves no object behind", async () => {
+    const u = await createUser({ credits: 10 });
+    const { jobId } = await createTestJob(u, { credits: 4 });
+    await jobStub(env, jobId).startAttempt();
+    const put = async (extra: number) => {
+      const bytes = new Uint8Array([...makeMp4Head(), extra]);
+      const hash = await sha256Hex(bytes);
+      return signedInternal("PUT", `/internal/jobs/${jobId}/result`, bytes, { "content-type": "video/mp4", "content-length": String(bytes.length), "x-obscura-content-sha256": hash }, hash);
+    };
+    const answers = await Promise.all([put(1), put(2)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 404]);
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    const state = await jobState(jobId);
+    expect(state.status).toBe("completed");
+    const stored = (await env.MEDIA.list({ prefix: "results/", include: ["customMetadata"] })).objects.filter((o) => o.customMetadata?.jobId === jobId);
+    expect(stored.map((o) => o.key)).toEqual([`results/${state.resultUrl!.split("/").pop()}`]);
+    expect(await balance(u.account.id)).toMatchObject({ reserved: 0, spent: 4 });
   });
 
   it("admin key routes need the signature too", async () => {

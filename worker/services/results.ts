@@ -20,11 +20,19 @@ export interface ResultInput {
   metadata: { accountId: string; jobId?: string };
 }
 
+/** The R2 key of the result named `name` (the last segment of its URL). */
+export const resultObjectKey = (name: string) => `results/${name}`;
+
+/** Deletes a stored result by its URL (a result that ended up belonging to nothing). */
+export async function discardResult(env: Env, url: string): Promise<void> {
+  await env.MEDIA.delete(resultObjectKey(url.slice(url.lastIndexOf("/") + 1)));
+}
+
 /** Stores a result in R2 under an unguessable name and returns its public URL. */
 export async function storeResult(env: Env, origin: string, input: ResultInput): Promise<string> {
   const name = `${randomId(16)}.${EXTENSIONS[input.contentType] ?? "bin"}`;
   const value = input.body instanceof ReadableStream && input.length !== undefined ? input.body.pipeThrough(new FixedLengthStream(input.length)) : input.body;
-  await env.MEDIA.put(`results/${name}`, value as ReadableStream, {
+  await env.MEDIA.put(resultObjectKey(name), value as ReadableStream, {
     httpMetadata: { contentType: input.contentType },
     customMetadata: input.metadata,
     ...(input.sha256 ? { sha256: input.sha256 } : {}),
