@@ -96,6 +96,8 @@ export const uploads = sqliteTable("uploads", {
   sizeBytes: integer("size_bytes"),
   createdAt: text("created_at").notNull(),
   expiresAt: text("expires_at").notNull(),
+  /** Set by the one PUT that claims the upload URL (a conditional UPDATE), before its bytes stream. */
+  claimedAt: text("claimed_at"),
   completedAt: text("completed_at"),
 });
 

@@ -36,6 +36,27 @@ describe("upload_expired (410)", () => {
     await expectError(await putBytes(t.upload_url, png), "upload_expired", "This upload URL was already used; request a new one.");
     expect(new Uint8Array(await (await env.MEDIA.get(`uploads/${t.upload_id}`))!.arrayBuffer())).toEqual(png);
   });
+
+  it("two PUTs to one URL at once: exactly one is stored, the other is refused", async () => {
+    const u = await createUser();
+    const t = await uploadTicket(u, "image");
+    const a = await makePng();
+    const b = new Uint8Array([...a, 0]); // same image, one trailing byte: tells the two apart
+    const answers = await Promise.all([putBytes(t.upload_url, a), putBytes(t.upload_url, b)]);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 410]);
+    const winner = answers[0].status === 200 ? a : b;
+    await Promise.all(answers.map((r) => r.body?.cancel()));
+    expect(new Uint8Array(await (await env.MEDIA.get(`uploads/${t.upload_id}`))!.arrayBuffer())).toEqual(winner);
+    const row = await env.DB.prepare("SELECT size_bytes FROM uploads WHERE id = ?1").bind(t.upload_id).first<{ size_bytes: number }>();
+    expect(row?.size_bytes).toBe(winner.length);
+  });
+
+  it("a PUT that fails gives the URL back: the retry with the right bytes succeeds", async () => {
+    const u = await createUser();
+    const t = await uploadTicket(u, "image");
+    await expectError(await putBytes(t.upload_url, TEXT, "image/png"), "unsupported_media_format");
+    expect((await putBytes(t.upload_url, await makePng())).status).toBe(200);
+  });
 });
 
 describe("media_too_large (413)", () => {

@@ -1,7 +1,7 @@
 // Uploads: a signed, expiring PUT URL per upload (on Cloudflare this could be a presigned R2 URL;
 // Miniflare has no S3 endpoint, so the Worker itself receives the PUT and streams it into R2).
 // The content is checked by its magic bytes before anything is stored.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { ApiError } from "../../schema/errors.ts";
 import { maxBytesFor } from "../../schema/limits.ts";
 import { SNIFF_BYTES, requireMediaFormat, type MediaKind } from "../../schema/media-format.ts";
@@ -35,9 +35,21 @@ export async function createUploadTicket(env: Env, db: Db, origin: string, accou
 export async function receiveUpload(env: Env, db: Db, token: string, request: Request) {
   const claims = await verifyToken<UploadToken>(env.SIGNING_SECRET, "upload", token);
   if (!claims) throw new ApiError("upload_expired", "This upload URL is invalid or has expired; request a new one.");
-  const row = await db.query.uploads.findFirst({ where: eq(uploads.id, claims.id) });
-  if (!row || row.completedAt) throw new ApiError("upload_expired", "This upload URL was already used; request a new one.");
-  const stored = await storeMedia(env, claims.id, claims.kind, request.body, request.headers.get("content-length"));
+  // One PUT per URL: the claim is a conditional UPDATE, so of two concurrent PUTs only one streams.
+  // A PUT that fails (wrong format, short body) gives the claim back, so the client can retry.
+  const claimed = await db
+    .update(uploads)
+    .set({ claimedAt: nowIso() })
+    .where(and(eq(uploads.id, claims.id), isNull(uploads.claimedAt), isNull(uploads.completedAt)))
+    .returning({ id: uploads.id });
+  if (claimed.length === 0) throw new ApiError("upload_expired", "This upload URL was already used; request a new one.");
+  let stored: Awaited<ReturnType<typeof storeMedia>>;
+  try {
+    stored = await storeMedia(env, claims.id, claims.kind, request.body, request.headers.get("content-length"));
+  } catch (err) {
+    await db.update(uploads).set({ claimedAt: null }).where(eq(uploads.id, claims.id));
+    throw err;
+  }
   await db.update(uploads).set({ completedAt: nowIso(), format: stored.format, sizeBytes: stored.sizeBytes, expiresAt: nowIso(Date.now() + UPLOAD_RETENTION_MS) }).where(eq(uploads.id, claims.id));
   return { id: claims.id, ...stored };
 }
