@@ -67,9 +67,11 @@ export const jobs = sqliteTable(
     accountId: text("account_id").notNull().references(() => accounts.id),
     feature: text("feature").notNull(),
     creditsReserved: integer("credits_reserved").notNull(),
+    /** The ledger reservation the job settles (its JobObject does; the stale-reservation sweep skips it). */
+    reservationId: text("reservation_id"),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("jobs_account").on(t.accountId, t.createdAt)],
+  (t) => [index("jobs_account").on(t.accountId, t.createdAt), index("jobs_reservation").on(t.reservationId)],
 );
 
 /** First answer to a POST carrying an Idempotency-Key, replayed on retries. */

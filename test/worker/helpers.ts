@@ -202,8 +202,8 @@ export async function createTestJob(user: TestUser, opts: { feature?: FeatureId;
     creditsReserved: reservation.credits,
     attempts: 0,
   };
-  await env.DB.prepare("INSERT INTO jobs (id, account_id, feature, credits_reserved, created_at) VALUES (?1, ?2, ?3, ?4, ?5)")
-    .bind(state.jobId, state.accountId, feature, reservation.credits, now)
+  await env.DB.prepare("INSERT INTO jobs (id, account_id, feature, credits_reserved, reservation_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")
+    .bind(state.jobId, state.accountId, feature, reservation.credits, reservation.id, now)
     .run();
   await jobStub(env, state.jobId).create(state);
   return { jobId: state.jobId, reservation };

@@ -3,8 +3,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../schema/errors.ts";
-import { captureReservation, creditSummary, grantCredits, refundReservation, reserveCredits, settleReservation } from "../../worker/services/ledger.ts";
-import { createUser, ledgerKinds } from "./helpers.ts";
+import { captureReservation, creditSummary, grantCredits, refundReservation, refundStaleReservations, reserveCredits, settleReservation, STALE_RESERVATION_MS } from "../../worker/services/ledger.ts";
+import worker from "../../worker/index.ts";
+import { createScheduledController } from "cloudflare:test";
+import { createTestJob, createUser, ledgerKinds } from "./helpers.ts";
 
 describe("reserveCredits", () => {
   it("50 concurrent reservations with credits for 20: exactly 20 succeed, balance exactly 0", async () => {
@@ -109,5 +111,29 @@ describe("grantCredits", () => {
     await grantCredits(env.DB, u.account.id, 5, "ok");
     await grantCredits(env.DB, u.account.id, 7, "ok");
     expect(await creditSummary(env.DB, u.account.id)).toEqual({ available: 12, purchased: 12, spent: 0, reserved: 0 });
+  });
+});
+
+describe("stale reservations (the scheduled sweep)", () => {
+  it("refunds a sync reservation left unsettled past the limit, once; leaves young ones, settled ones and jobs alone", async () => {
+    const u = await createUser({ credits: 20 });
+    const dead = await reserveCredits(env.DB, u.account.id, 3, "image.face-blur"); // its request died
+    const settled = await reserveCredits(env.DB, u.account.id, 2, "image.face-blur");
+    await captureReservation(env.DB, settled);
+    const { reservation: ofJob } = await createTestJob(u, { credits: 4 });
+    const young = await reserveCredits(env.DB, u.account.id, 1, "image.face-blur");
+    // Age every entry but the young reservation past the limit.
+    const old = new Date(Date.now() - STALE_RESERVATION_MS - 60_000).toISOString();
+    await env.DB.prepare("UPDATE ledger_entries SET created_at = ?1 WHERE account_id = ?2 AND id != ?3").bind(old, u.account.id, young.id).run();
+    expect(await creditSummary(env.DB, u.account.id)).toMatchObject({ available: 10, reserved: 8, spent: 2 });
+
+    // Through the Worker's own scheduled handler, as the cron runs it.
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "*/15 * * * *" }), env);
+    expect(await creditSummary(env.DB, u.account.id)).toMatchObject({ available: 13, reserved: 5, spent: 2 });
+    // A second sweep and a late capture by the dead request change nothing.
+    expect(await refundStaleReservations(env.DB)).toBe(0);
+    await captureReservation(env.DB, dead);
+    expect(await creditSummary(env.DB, u.account.id)).toMatchObject({ available: 13, reserved: 5, spent: 2 });
+    expect(ofJob.credits).toBe(4);
   });
 });

@@ -40,7 +40,7 @@ export async function createJob(
     creditsReserved: input.reservation.credits,
     attempts: 0,
   };
-  await db.insert(jobs).values({ id: state.jobId, accountId: state.accountId, feature: state.feature, creditsReserved: state.creditsReserved, createdAt: now });
+  await db.insert(jobs).values({ id: state.jobId, accountId: state.accountId, feature: state.feature, creditsReserved: state.creditsReserved, reservationId: input.reservation.id, createdAt: now });
   await jobStub(env, state.jobId).create(state);
   await env.JOB_QUEUE.send({ jobId: state.jobId });
   return state;

@@ -102,3 +102,28 @@ export function refundReservation(d1: D1Database, reservationId: string): Promis
 export async function captureReservation(d1: D1Database, reservation: Reservation): Promise<void> {
   await settleReservation(d1, reservation.id, reservation.credits);
 }
+
+/**
+ * A synchronous request settles its own reservation before it answers; one whose Worker instance
+ * died in between (crash, eviction, deploy) would hold the credits forever. Reservations older
+ * than STALE_RESERVATION_MS, still unsettled and not owned by a job (jobs settle through their
+ * JobObject, which has its own watchdog), are refunded by the scheduled sweep (worker/index.ts).
+ * Far longer than a sync request can run; settlement is once-only, so a late capture of a swept
+ * reservation changes nothing.
+ */
+export const STALE_RESERVATION_MS = 30 * 60_000;
+
+export async function refundStaleReservations(d1: D1Database, now = Date.now()): Promise<number> {
+  const { results } = await d1
+    .prepare(
+      `SELECT r.id FROM ledger_entries r
+       WHERE r.kind = 'reserve' AND r.created_at < ?1
+         AND NOT EXISTS (SELECT 1 FROM ledger_entries s WHERE s.reservation_id = r.id)
+         AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.reservation_id = r.id)
+       LIMIT 500`,
+    )
+    .bind(new Date(now - STALE_RESERVATION_MS).toISOString())
+    .all<{ id: string }>();
+  for (const { id } of results) await refundReservation(d1, id);
+  return results.length;
+}

@@ -1,1 +1,0 @@
-ALTER TABLE `uploads` ADD `claimed_at` text;
