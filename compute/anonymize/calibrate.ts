@@ -57,7 +57,7 @@ export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options:
 }
 
 /** The measured defaults (bench/anonymization.ts). */
-export const CALIBRATION = { candidates: 12, target: 0.66, minScore: 0.55, escalate: 0.12 };
+export const CALIBRATION = { candidates: 12, target: 0.66, minScore: 0.55, escalate: 0.12, flattenEscalate: 0 };
 
 export interface CalibrationResult {
   identity: SyntheticIdentity;
@@ -77,7 +77,7 @@ export async function calibrateIdentity(
   frame: Frame,
   face: FaceInput,
   trackId: number | string,
-  opts: { candidates?: number; target?: number; minScore?: number; options?: AnonymizeOptions; salt?: number; escalate?: number } = {},
+  opts: { candidates?: number; target?: number; minScore?: number; options?: AnonymizeOptions; salt?: number; escalate?: number; flattenEscalate?: number } = {},
 ): Promise<CalibrationResult> {
   const candidates = opts.candidates ?? CALIBRATION.candidates;
   const target = opts.target ?? CALIBRATION.target;
@@ -92,7 +92,7 @@ export async function calibrateIdentity(
   for (let k = 0; k < candidates; k++) {
     tried++;
     const salt = base + k;
-    const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k });
+    const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + (opts.flattenEscalate ?? CALIBRATION.flattenEscalate) * k });
     const out = anonymizeFace(frame, face, identity, opts.options ?? DEFAULT_ANONYMIZE_OPTIONS);
     const dets = await meter.detect(out, 0.05);
     let hit: (typeof dets)[number] | undefined;

@@ -7,16 +7,19 @@
 //      output landmarks, grown, downscaled so the inter-ocular distance is ~28 px);
 //   2. the same region of the new frame is aligned to it by inverse-compositional Lucas-Kanade
 //      (affine warp + brightness offset, 3-level pyramid, Huber-weighted, masked to an ellipse
-//      inside the face), started from the detection's own frame-to-frame shift;
+//      inside the face), started from the detection's own frame-to-frame shift (retried from
+//      the face's last motion when that fails, so one bad detection does not reset the track);
 //   3. prediction = that warp applied to the previous output landmarks;
 //   4. drift correction towards this frame's detection: the similarity (translation, scale, roll)
 //      between prediction and detection is applied with a small gain, the non-rigid remainder
 //      (detection minus its similarity fit) with a larger one, so expressions still come through
 //      within a few frames while the box-following error is averaged over many;
-//   5. anything doubtful (first frame, alignment did not converge, residual too high, too little
-//      texture, implausible warp, detection > 0.5 IOD from the prediction) falls back to the
-//      detection and restarts from it.
-// Deterministic (no randomness, fixed iteration counts and thresholds).
+//   5. anything doubtful (first frame, most of the face outside the searched region, residual too
+//      high for the face's contrast, too little texture, implausible warp, detection > 0.5 IOD
+//      from the prediction) falls back to the detection and restarts from it.
+// Deterministic (no randomness, fixed iteration caps and thresholds). Measured (pan/zoom clip of
+// bench/anonymization.ts, seed identity): flicker ratio 0.96 against 2.29 One-Euro and 2.68 raw
+// (true landmarks: 0.78); about 2-3 ms per face per frame.
 import type { Frame } from "../types.ts";
 import { faceFrame, toFace, toImage, mean, range, BROW_L, BROW_R, JAW } from "./geometry.ts";
 import type { Pt } from "./raster.ts";
@@ -44,7 +47,7 @@ export const DEFAULT_FLOW_TRACKER_OPTIONS: FlowTrackerOptions = {
   rigidGain: 0.15,
   shapeGain: 0.3,
   resetDistance: 0.5,
-  maxResidual: 0.6,
+  maxResidual: 0.5,
   minTexture: 4,
 };
 
@@ -80,6 +83,11 @@ interface Template {
   gy: Float32Array[];
 }
 
+/** Reused buffer for the integral image (a few MB at 1080p: allocated once per tracker, not per frame). */
+interface Scratch {
+  S: Float64Array;
+}
+
 /** Affine warp in base-ROI centred coordinates: y = M x + b. */
 interface Affine {
   m00: number;
@@ -96,8 +104,10 @@ export class FlowLandmarkTracker {
   private prevOut: Pt[] | null = null;
   private prevDetected: Pt[] | null = null;
   private lastStatus: FlowTrackerStatus = "init";
-  /** Measures of the last alignment (null when none ran). */
-  lastStats: AlignStats | null = null;
+  private readonly scratch: Scratch = { S: new Float64Array(0) };
+  private stats: AlignStats | null = null;
+  /** Frame-to-frame motion of the output's centroid at the last tracked frame (px). */
+  private velocity: Pt = { x: 0, y: 0 };
 
   constructor(options: Partial<FlowTrackerOptions> = {}) {
     this.options = { ...DEFAULT_FLOW_TRACKER_OPTIONS, ...options };
@@ -108,24 +118,33 @@ export class FlowLandmarkTracker {
     return this.lastStatus;
   }
 
+  /** Measures of the last push's alignment (null when none ran). */
+  get lastStats(): AlignStats | null {
+    return this.stats;
+  }
+
   reset(): void {
     this.template = null;
     this.prevOut = null;
     this.prevDetected = null;
+    this.velocity = { x: 0, y: 0 };
     this.lastStatus = "init";
   }
 
   /** Feed this frame and its raw detected 68 landmarks; returns the landmarks to render with. */
   push(frame: Frame, detected: Pt[]): Pt[] {
+    if (detected.length !== 68) throw new Error(`FlowLandmarkTracker needs 68 landmarks, got ${detected.length}`);
     const { out, cur } = this.track(frame, detected);
     this.prevOut = out;
     this.prevDetected = detected.map((p) => ({ ...p }));
     // The next frame is aligned to this one around where the face is now drawn. The region just
     // sampled for the alignment is reused as the next template while it still fits the face
     // (same scale within 10%, the face's region inside it): one resampling per frame, not two.
-    const want = roiGeom(out, this.options);
-    if (cur && fits(cur.geom, want)) this.template = makeTemplate(cur.levels, cur.geom, out);
-    else this.template = makeTemplate(pyramid(frame, want, this.options.levels), want, out);
+    if (cur && fits(cur.geom, out, this.options)) this.template = makeTemplate(cur.levels, cur.geom, out);
+    else {
+      const want = roiGeom(out, this.options);
+      this.template = makeTemplate(pyramid(frame, want, this.options.levels, this.scratch), want, out);
+    }
     return out.map((p) => ({ ...p }));
   }
 
@@ -133,30 +152,28 @@ export class FlowLandmarkTracker {
     const o = this.options;
     const restart = (status: FlowTrackerStatus) => {
       this.lastStatus = status;
+      this.velocity = { x: 0, y: 0 };
       return { out: detected.map((p) => ({ ...p })) };
     };
-    this.lastStats = null;
+    this.stats = null;
     if (!this.template || !this.prevOut || !this.prevDetected || this.prevOut.length !== detected.length) return restart("init");
-    const iod = faceFrame(detected).iod;
     const T = this.template;
     // Start from the detection's own frame-to-frame shift: its error (a few px) is well inside
-    // the pyramid's capture range, and it keeps fast motion from needing a huge search.
+    // the pyramid's capture range, and it keeps fast motion from needing a huge search. When that
+    // fails (a detection glitch of a third of an IOD already puts the search outside the coarsest
+    // level's reach), try again from the face's own last motion (constant velocity) before
+    // giving up: a single bad detection should not reset the track.
     const all = range([0, detected.length - 1]);
     const c1 = mean(detected, all);
     const c0 = mean(this.prevDetected, all);
-    const geom1: RoiGeom = { ...T.geom, ox: T.geom.ox + (c1.x - c0.x), oy: T.geom.oy + (c1.y - c0.y) };
-    const levels = pyramid(frame, geom1, o.levels);
-    const fit = align(T, levels);
-    this.lastStats = fit.stats ?? null;
-    if (!fit.ok) return restart(fit.reason);
-    const st = fit.stats;
-    if (st.texture < o.minTexture) return restart("reset-texture");
-    if (st.residual > o.maxResidual * st.contrast) return restart("reset-residual");
-    const W = fit.warp;
-    // A face does not change scale by 25% or shear by 0.15 between two frames: such a warp is a
-    // mis-alignment (occlusion, cut), not motion.
-    const det = W.m00 * W.m11 - W.m01 * W.m10;
-    if (!(det > 0.64 && det < 1.5625) || Math.abs(W.m00 - W.m11) > 0.15 || Math.abs(W.m01 + W.m10) > 0.15) return restart("reset-warp");
+    let attempt = this.attempt(frame, T, c1.x - c0.x, c1.y - c0.y);
+    if (!attempt.ok && attempt.reason !== "reset-texture") {
+      const retry = this.attempt(frame, T, this.velocity.x, this.velocity.y);
+      if (retry.ok) attempt = retry;
+    }
+    this.stats = attempt.stats ?? null;
+    if (!attempt.ok) return restart(attempt.reason);
+    const { warp: W, levels, geom1 } = attempt;
     // Prediction: previous output landmarks moved by the estimated warp.
     const { k } = T.geom;
     const cx = (T.geom.w - 1) / 2;
@@ -166,39 +183,80 @@ export class FlowLandmarkTracker {
       const y = (p.y - T.geom.oy) * k - cy;
       return { x: geom1.ox + (W.m00 * x + W.m01 * y + W.b0 + cx) / k, y: geom1.oy + (W.m10 * x + W.m11 * y + W.b1 + cy) / k };
     });
+    // In units of the smaller of the two faces' IOD: a wrongly scaled detection (or a wrongly
+    // scaled track) must not widen its own tolerance.
+    const iod = Math.min(faceFrame(pred).iod, faceFrame(detected).iod);
     let dist = 0;
     for (let i = 0; i < pred.length; i++) dist += Math.hypot(pred[i].x - detected[i].x, pred[i].y - detected[i].y);
     if (dist / pred.length > o.resetDistance * iod) return restart("reset-detection-jump");
     this.lastStatus = "tracked";
-    return { out: correct(pred, detected, o.rigidGain, o.shapeGain), cur: { levels, geom: geom1 } };
+    const out = correct(pred, detected, o.rigidGain, o.shapeGain);
+    const a = mean(out, all);
+    const b = mean(this.prevOut, all);
+    this.velocity = { x: a.x - b.x, y: a.y - b.y };
+    return { out, cur: { levels, geom: geom1 } };
+  }
+
+  /** One alignment of the frame onto the template, the searched region shifted by (dx, dy) frame px. */
+  private attempt(frame: Frame, T: Template, dx: number, dy: number): AttemptResult {
+    const o = this.options;
+    const geom1: RoiGeom = { ...T.geom, ox: T.geom.ox + dx, oy: T.geom.oy + dy };
+    const levels = pyramid(frame, geom1, o.levels, this.scratch);
+    const fit = align(T, levels);
+    if (!fit.ok) return fit;
+    const st = fit.stats;
+    if (st.texture < o.minTexture) return { ok: false, reason: "reset-texture", stats: st };
+    if (st.residual > o.maxResidual * st.contrast) return { ok: false, reason: "reset-residual", stats: st };
+    // A face does not change scale by 25% or shear by 0.15 between two frames: such a warp is a
+    // mis-alignment (occlusion, cut), not motion.
+    const W = fit.warp;
+    const det = W.m00 * W.m11 - W.m01 * W.m10;
+    if (!(det > 0.64 && det < 1.5625) || Math.abs(W.m00 - W.m11) > 0.15 || Math.abs(W.m01 + W.m10) > 0.15) return { ok: false, reason: "reset-warp", stats: st };
+    return { ok: true, warp: W, stats: st, levels, geom1 };
   }
 }
 
+type AttemptResult = { ok: true; warp: Affine; stats: AlignStats; levels: Level[]; geom1: RoiGeom } | { ok: false; reason: FlowTrackerStatus; stats?: AlignStats };
+
 /**
- * Drift correction: the similarity S mapping the prediction onto the detection (least squares,
- * all points) is applied with gain `gr` (translation, log-scale and angle scaled), then the
+ * Weights of the 68 points in the drift correction's similarity fit: the head's pose is carried by
+ * the points expressions move least (eyes, nose: 1), brows count half (raised with surprise), jaw
+ * and mouth a quarter (a mouth opening moves both, and the jaw contour slides along the
+ * silhouette), so an expression ends up in the faster non-rigid part instead of shifting the whole
+ * face. (Measured on the pan/zoom clip: flicker is insensitive to these weights, 0.955-0.967 for
+ * jaw/mouth weights 1..0; they matter for expressions.)
+ */
+export const RIGID_WEIGHTS: readonly number[] = Array.from({ length: 68 }, (_, i) => (i >= 27 && i <= 47 ? 1 : i >= 17 && i <= 26 ? 0.5 : 0.25));
+
+/**
+ * Drift correction: the similarity S mapping the prediction onto the detection (weighted least
+ * squares, `weights` per point) is applied with gain `gr` (translation, log-scale and angle scaled), then the
  * detection's non-rigid residual (detection - S(prediction)) with gain `gs`. The residual is
  * carried in S's face frame (rotated and scaled back), so it means the same shape change whatever
  * the partial similarity applied.
  */
-export function correct(pred: Pt[], det: Pt[], gr: number, gs: number): Pt[] {
+export function correct(pred: Pt[], det: Pt[], gr: number, gs: number, weights: readonly number[] = RIGID_WEIGHTS): Pt[] {
   const n = pred.length;
-  let pcx = 0, pcy = 0, dcx = 0, dcy = 0;
+  const wt = (i: number) => (n === weights.length ? weights[i] : 1);
+  let pcx = 0, pcy = 0, dcx = 0, dcy = 0, sw = 0;
   for (let i = 0; i < n; i++) {
-    pcx += pred[i].x;
-    pcy += pred[i].y;
-    dcx += det[i].x;
-    dcy += det[i].y;
+    const w = wt(i);
+    pcx += w * pred[i].x;
+    pcy += w * pred[i].y;
+    dcx += w * det[i].x;
+    dcy += w * det[i].y;
+    sw += w;
   }
-  pcx /= n; pcy /= n; dcx /= n; dcy /= n;
+  pcx /= sw; pcy /= sw; dcx /= sw; dcy /= sw;
   // Umeyama (no reflection): det - dc = s R (pred - pc), with a = s cos, b = s sin.
   let sxx = 0, sab = 0, sba = 0;
   for (let i = 0; i < n; i++) {
+    const w = wt(i);
     const px = pred[i].x - pcx, py = pred[i].y - pcy;
     const qx = det[i].x - dcx, qy = det[i].y - dcy;
-    sxx += px * px + py * py;
-    sab += px * qx + py * qy;
-    sba += px * qy - py * qx;
+    sxx += w * (px * px + py * py);
+    sab += w * (px * qx + py * qy);
+    sba += w * (px * qy - py * qx);
   }
   const a = sab / Math.max(1e-9, sxx);
   const b = sba / Math.max(1e-9, sxx);
@@ -231,22 +289,28 @@ export function correct(pred: Pt[], det: Pt[], gr: number, gs: number): Pt[] {
 
 /** ROI around landmarks: the mask ellipse's bounding box grown by 0.3 IOD (room for the warp). */
 function roiGeom(pts: Pt[], o: FlowTrackerOptions): RoiGeom {
-  const f = faceFrame(pts);
-  const k = Math.min(1, o.roiIod / f.iod);
-  const e = maskEllipse(pts);
-  const ring: Pt[] = [];
-  for (let t = 0; t < 16; t++) {
-    const a = (2 * Math.PI * t) / 16;
-    ring.push(toImage(f, { x: e.cx + (e.rx + 0.3) * Math.cos(a), y: e.cy + (e.ry + 0.3) * Math.sin(a) }));
-  }
-  const x0 = Math.min(...ring.map((p) => p.x));
-  const y0 = Math.min(...ring.map((p) => p.y));
-  const x1 = Math.max(...ring.map((p) => p.x));
-  const y1 = Math.max(...ring.map((p) => p.y));
+  const k = Math.min(1, o.roiIod / faceFrame(pts).iod);
+  const r = ellipseBox(pts, 0.3);
   // Multiples of 4 so the two pyramid halvings line up exactly with the base pixels.
-  const w = Math.max(16, Math.ceil(((x1 - x0) * k) / 4) * 4);
-  const h = Math.max(16, Math.ceil(((y1 - y0) * k) / 4) * 4);
-  return { ox: x0, oy: y0, k, w, h };
+  const w = Math.max(16, Math.ceil(((r.x1 - r.x0) * k) / 4) * 4);
+  const h = Math.max(16, Math.ceil(((r.y1 - r.y0) * k) / 4) * 4);
+  return { ox: r.x0, oy: r.y0, k, w, h };
+}
+
+/** Frame-pixel bounding box of the mask ellipse grown by `grow` IOD. */
+function ellipseBox(pts: Pt[], grow: number): { x0: number; y0: number; x1: number; y1: number } {
+  const f = faceFrame(pts);
+  const e = maskEllipse(pts);
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (let t = 0; t < 32; t++) {
+    const a = (2 * Math.PI * t) / 32;
+    const p = toImage(f, { x: e.cx + (e.rx + grow) * Math.cos(a), y: e.cy + (e.ry + grow) * Math.sin(a) });
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x);
+    y1 = Math.max(y1, p.y);
+  }
+  return { x0, y0, x1, y1 };
 }
 
 /**
@@ -268,17 +332,16 @@ function maskEllipse(pts: Pt[]): { cx: number; cy: number; rx: number; ry: numbe
 }
 
 /**
- * Whether the region sampled for this frame's alignment can serve as the next template: the
- * scale still gives an IOD within 10% of the target, the wanted region (at that scale) lies inside
- * it, and it is not more than 8 px wider or taller than needed (cost).
+ * Whether the region sampled for this frame's alignment can serve as the next template around
+ * `pts`: its scale still puts the IOD within 10% of the target, and the mask ellipse grown by
+ * 0.15 IOD (half the usual margin: the next frame's motion is mostly absorbed by the detection
+ * shift the next region starts from) lies inside it.
  */
-function fits(have: RoiGeom, want: RoiGeom): boolean {
-  if (Math.abs(have.k / want.k - 1) > 0.1) return false;
-  const x0 = (want.ox - have.ox) * have.k;
-  const y0 = (want.oy - have.oy) * have.k;
-  const x1 = x0 + ((want.w - 1) / want.k) * have.k;
-  const y1 = y0 + ((want.h - 1) / want.k) * have.k;
-  return x0 >= 0 && y0 >= 0 && x1 <= have.w - 1 && y1 <= have.h - 1 && have.w - (x1 - x0) <= 8 + 1 && have.h - (y1 - y0) <= 8 + 1;
+function fits(have: RoiGeom, pts: Pt[], o: FlowTrackerOptions): boolean {
+  const k = Math.min(1, o.roiIod / faceFrame(pts).iod);
+  if (Math.abs(have.k / k - 1) > 0.1) return false;
+  const r = ellipseBox(pts, 0.15);
+  return r.x0 >= have.ox && r.y0 >= have.oy && r.x1 <= have.ox + (have.w - 1) / have.k && r.y1 <= have.oy + (have.h - 1) / have.k;
 }
 
 function makeTemplate(levels: Level[], geom: RoiGeom, pts: Pt[]): Template {
@@ -349,7 +412,7 @@ function halve(src: Float32Array, w: number, h: number): Float32Array {
  * bilinear interpolation (exact for a piecewise-constant image): downscaling without aliasing, and
  * no rounding of the ROI origin, which would show up as motion.
  */
-function pyramid(frame: Frame, g: RoiGeom, nLevels: number): Level[] {
+function pyramid(frame: Frame, g: RoiGeom, nLevels: number, scratch: Scratch): Level[] {
   const { ox, oy, k, w, h } = g;
   const half = 0.5 / k;
   // Frame pixel rectangle covering every footprint (pixel m spans [m - 0.5, m + 0.5]).
@@ -360,15 +423,19 @@ function pyramid(frame: Frame, g: RoiGeom, nLevels: number): Level[] {
   const iw = Math.max(0, fx1 - fx0) + 1;
   const ih = Math.max(0, fy1 - fy0) + 1;
   // S[(y) * iw + x] = sum of grey over pixels [fx0, fx0 + x) x [fy0, fy0 + y).
-  const S = new Float64Array(iw * ih);
+  if (scratch.S.length < iw * ih) scratch.S = new Float64Array(iw * ih);
+  const S = scratch.S; // row 0 stays 0: only rows >= 1 are ever written
   const c = frame.channels;
   const d = frame.data;
+  S.fill(0, 0, iw);
   for (let y = 1; y < ih; y++) {
     let row = 0;
     let s = ((fy0 + y - 1) * frame.width + fx0) * c;
+    const r0 = y * iw;
+    S[r0] = 0;
     for (let x = 1; x < iw; x++, s += c) {
       row += 0.299 * d[s] + 0.587 * d[s + 1] + 0.114 * d[s + 2];
-      S[y * iw + x] = S[(y - 1) * iw + x] + row;
+      S[r0 + x] = S[r0 - iw + x] + row;
     }
   }
   // Integral at continuous edge coordinates (frame pixel-edge units, relative to fx0 / fy0).

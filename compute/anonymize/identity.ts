@@ -48,6 +48,11 @@ export interface SyntheticIdentity {
   glassesColor: [number, number, number];
   /** Seed for the procedural noise fields. */
   noiseSeed: number;
+  /**
+   * Scale of the texture low-pass (render.ts multiplies the options' lowSigma by it): above 1,
+   * less of the input's mid-scale shading survives (see IdentityOptions.flatten).
+   */
+  flatten: number;
 }
 
 /** mulberry32: a small, fast, well-mixed 32-bit PRNG. */
@@ -76,9 +81,11 @@ export function seedOf(trackId: number | string, salt = 0): number {
   return h >>> 0;
 }
 
-/** How far the geometry moves: 1 = the defaults below (the measured choice), 0 = none. */
 export interface IdentityOptions {
+  /** How far the geometry moves: 1 = the defaults below (the measured choice), 0 = none. */
   geometry?: number;
+  /** Texture low-pass scale (SyntheticIdentity.flatten), 1 = the rendering options' own. */
+  flatten?: number;
 }
 
 export function syntheticIdentity(trackId: number | string, salt = 0, opts: IdentityOptions = {}): SyntheticIdentity {
@@ -121,6 +128,7 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
     skinDetail: uni(3, 6),
     skinFrequency: uni(9, 14),
     noiseSeed: Math.floor(r() * 2 ** 31),
+    flatten: opts.flatten ?? 1,
     glassesW: uni(0.3, 0.36),
     glassesH: uni(0.2, 0.26),
     glassesRound: uni(1, 3),

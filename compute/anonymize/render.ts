@@ -96,7 +96,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
       let shading: Plane | undefined;
       if (t.shading && t.shading > 0) shading = shadingFor(img, dst, ring, ff, soft, t.shading, options.forehead ?? 0.75);
       face = retexture(img, ff, {
-        lowSigma: t.lowSigma,
+        lowSigma: t.lowSigma * identity.flatten,
         fineSigma: t.fineSigma,
         fineKeep: t.fineKeep,
         detail: t.procedural ? identity.skinDetail : 0,

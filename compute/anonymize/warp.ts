@@ -110,7 +110,9 @@ export interface FoldFreeWarp {
  * Points at index >= `movable` (the fixed anchor ring) never move.
  */
 export function foldFreeWarp(from: Pt[], to: Pt[], movable: number, minAreaRatio = 0.3): FoldFreeWarp {
-  const tris = delaunay(from);
+  // Delaunay gives triangles in either winding: orient every one positively on the source, so a
+  // negative destination area means a flip whatever the winding was.
+  const tris = delaunay(from).map((t): Triangle => (signedArea(from, t) < 0 ? [t[0], t[2], t[1]] : t));
   const scale = new Float64Array(from.length).fill(1);
   const out = to.map((p) => ({ ...p }));
   const place = (i: number) => {

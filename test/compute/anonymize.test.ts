@@ -16,10 +16,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces } from "../../compute/anonymize/render.ts";
-import { IdentityCache } from "../../compute/anonymize/calibrate.ts";
+import { CALIBRATION, IdentityCache, warpFolds } from "../../compute/anonymize/calibrate.ts";
 import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
-import { centredLandmarks } from "../../compute/anonymize/smoothing.ts";
 import type { Frame } from "../../compute/types.ts";
 import { TEST_PHOTOS, loadPhoto, measurePhoto, panZoomVideo, runVideo, stabilityMetric } from "../../bench/anonymization.ts";
 
@@ -68,18 +67,23 @@ describe("synthetic identities", () => {
     expect(anonymizeFace(frame, face, syntheticIdentity(1)).data.equals(frame.data)).toBe(false);
   });
 
-  it("centred landmark window: no lag on linear motion, jitter averaged, ends handled", () => {
-    const base = Array.from({ length: 68 }, (_, i) => ({ x: 100 + 3 * Math.cos(i), y: 100 + 40 * Math.sin(i * 0.7) }));
-    // Eye points 36-47 must span an eye line for the pose frame: put them on two clusters.
-    for (let i = 36; i < 48; i++) base[i] = { x: i < 42 ? 80 + (i % 3) : 120 + (i % 3), y: 90 + (i % 2) };
-    const seq = Array.from({ length: 20 }, (_, t) => base.map((p, i) => ({ x: p.x + 2 * t + ((t * 7 + i) % 3 === 0 ? 0.8 : -0.4), y: p.y + t })));
-    for (const t of [0, 3, 10, 19]) {
-      const out = centredLandmarks(seq, t, 4);
-      let err = 0;
-      out.forEach((p, i) => (err += Math.hypot(p.x - (base[i].x + 2 * t), p.y - (base[i].y + t))));
-      // Raw error is 0.53 px per point; the full window removes nearly all of it, the one-sided ends half.
-      expect(err / 68).toBeLessThan(t === 0 || t === 19 ? 0.35 : 0.1);
+  it("the warp never folds: no mesh triangle flips, for every test face and every calibration candidate", () => {
+    let held = 0;
+    let total = 0;
+    for (const { faces } of photos.values()) {
+      for (const [i, f] of faces.entries()) {
+        for (let k = 0; k < CALIBRATION.candidates; k++) {
+          const id = syntheticIdentity(i + 1, k, { geometry: 1 + CALIBRATION.escalate * k });
+          const { folds, minScale } = warpFolds(f.landmarks, id);
+          expect(folds).toBe(false);
+          total++;
+          if (minScale < 1) held++;
+        }
+      }
     }
+    // Sanity: the check has something to do (strong candidates would fold without it).
+    expect(held).toBeGreaterThan(0);
+    expect(total).toBe(24 * CALIBRATION.candidates);
   });
 
   it("triangulates landmark sets into a valid Delaunay mesh", () => {
@@ -120,12 +124,14 @@ describe("pan/zoom video", () => {
     const shots = await panZoomVideo(frame, 36);
     const fb = faces[0].box;
     const region = { x: Math.round(fb.x + fb.width * 0.05), y: Math.round(fb.y + fb.height * 0.05), width: Math.round(fb.width * 0.9), height: Math.round(fb.height * 0.9) };
-    const { outputs, perFrame } = await runVideo(meter, shots, DEFAULT_ANONYMIZE_OPTIONS, "one-euro");
+    const { outputs, perFrame } = await runVideo(meter, shots, DEFAULT_ANONYMIZE_OPTIONS, "flow");
     for (const p of perFrame) {
       expect(p.score).toBeGreaterThanOrEqual(0.5);
       expect(p.distance).toBeGreaterThanOrEqual(0.6);
     }
     const st = stabilityMetric(shots, outputs, region);
-    expect(st.ratio).toBeLessThanOrEqual(2.5);
+    // Measured 0.96 (the photo's exact landmarks moved by the camera path give 0.78; One-Euro
+    // filtered detections 2.29): the replacement changes about as much as the input does.
+    expect(st.ratio).toBeLessThanOrEqual(1.2);
   });
 });
