@@ -37,7 +37,12 @@ export interface AnonymizeOptions {
   /** Replaced region: forehead height above the brows and outward growth of the outline (IOD). */
   forehead?: number;
   maskGrow?: number;
+  /** Largest distance any landmark is moved by the identity's geometry (IOD). */
+  maxShift?: number;
 }
+
+/** Default `maxShift`: seed identities (geometry 1, warp 2) move some landmark 0.23-0.36 IOD (median 0.24). */
+export const DEFAULT_MAX_SHIFT = 0.3;
 
 /** The measured default (see bench/anonymization.ts and the report in compute/anonymize/README.md). */
 export const DEFAULT_ANONYMIZE_OPTIONS: AnonymizeOptions = {
@@ -54,7 +59,14 @@ export const DEFAULT_ANONYMIZE_OPTIONS: AnonymizeOptions = {
 export function warpTargets(src: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): { dst: Pt[]; ring: Pt[]; tris: Triangle[]; minScale: number } {
   const ring = anchorRing(src, 16, options.maskGrow ?? 0.02, options.forehead ?? 0.75);
   if (!(options.warp > 0)) return { dst: src.map((p) => ({ ...p })), ring, tris: [], minScale: 1 };
-  const wanted = reshape(src, identity, options.warp);
+  const iod = faceFrame(src).iod;
+  const cap = (options.maxShift ?? DEFAULT_MAX_SHIFT) * iod;
+  // No landmark moves farther than `maxShift` IOD: escalated identities (calibrate.ts) saturate
+  // here instead of dragging eyes into the hair or the mouth off the chin.
+  const wanted = reshape(src, identity, options.warp).map((p, i) => {
+    const dx = p.x - src[i].x, dy = p.y - src[i].y, d = Math.hypot(dx, dy);
+    return d <= cap ? p : { x: src[i].x + (dx * cap) / d, y: src[i].y + (dy * cap) / d };
+  });
   const warp = foldFreeWarp([...src, ...ring], [...wanted, ...ring], src.length);
   return { dst: warp.to.slice(0, src.length), ring, tris: warp.tris, minScale: warp.minScale };
 }
