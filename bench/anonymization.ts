@@ -1,4 +1,4 @@
-// Face anonymization, measured (run: npx node bench/anonymization.ts [--ladder] [--verbose]).
+// Face anonymization, measured (run: npx node bench/anonymization.ts [--ladder] [--verbose] [--sheet out.png]).
 //   1. identity: face-api descriptor distance original -> output, every face of the real test
 //      photos (skimage astronaut + camera, face-api demo group photos 1-6), min and median;
 //   2. still a face: SSD MobileNetV1 score at each original position in the output, min;
@@ -114,6 +114,30 @@ export function stabilityMetric(shots: Shot[], outputs: Frame[], region: Box): {
   return { dIn: dIn / n, dOut: dOut / n, ratio: dOut / dIn };
 }
 
+// ---- contact sheet (--sheet out.png): original | anonymized pairs, to look at, not to measure --
+const TILE = 160;
+
+async function faceTiles(frame: Frame, out: Frame, faces: FaceMeasure[]): Promise<Buffer[]> {
+  const tiles: Buffer[] = [];
+  for (const { box: b } of faces) {
+    const left = Math.max(0, Math.round(b.x - b.width * 0.3)), top = Math.max(0, Math.round(b.y - b.height * 0.3));
+    const width = Math.min(frame.width - left, Math.round(b.width * 1.6)), height = Math.min(frame.height - top, Math.round(b.height * 1.6));
+    for (const f of [frame, out]) {
+      tiles.push(await sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } }).extract({ left, top, width, height }).resize(TILE, TILE, { fit: "fill" }).raw().toBuffer());
+    }
+  }
+  return tiles;
+}
+
+async function writeSheet(tiles: Buffer[], path: string): Promise<void> {
+  const cols = 8;
+  await sharp({ create: { width: cols * TILE, height: Math.ceil(tiles.length / cols) * TILE, channels: 3, background: "#000" } })
+    .composite(tiles.map((t, k) => ({ input: t, raw: { width: TILE, height: TILE, channels: 3 as const }, left: (k % cols) * TILE, top: Math.floor(k / cols) * TILE })))
+    .png()
+    .toFile(path);
+  console.log(`contact sheet: ${path}`);
+}
+
 export type Smoothing = "raw" | "one-euro" | "flow";
 
 /**
@@ -179,13 +203,16 @@ async function main() {
         ["default (fixed seed per track)", DEFAULT_ANONYMIZE_OPTIONS, false],
         [`default + calibration (up to ${CALIBRATION.candidates} escalating candidates, target ${CALIBRATION.target})`, DEFAULT_ANONYMIZE_OPTIONS, true],
       ];
+  const sheetAt = process.argv.indexOf("--sheet");
   for (const [label, options, calibrate] of variants) {
     const ds: number[] = [];
     const ss: number[] = [];
     const per: string[] = [];
+    const tiles: Buffer[] = [];
     const t = performance.now();
     for (const s of set) {
-      const { results } = await measurePhoto(meter, s.frame, s.faces, options, calibrate);
+      const { out, results } = await measurePhoto(meter, s.frame, s.faces, options, calibrate);
+      if (sheetAt > 0 && calibrate) tiles.push(...(await faceTiles(s.frame, out, s.faces)));
       results.forEach((r, i) => {
         ds.push(r.distance);
         ss.push(r.score);
@@ -194,6 +221,7 @@ async function main() {
     }
     console.log(`\n[${label}] identity distance min ${f3(Math.min(...ds))} median ${f3(median(ds))}, faces >= 0.6: ${ds.filter((d) => d >= 0.6).length}/${ds.length}; detector score min ${f3(Math.min(...ss))} median ${f3(median(ss))}, faces >= 0.5: ${ss.filter((x) => x >= 0.5).length}/${ss.length}  (${((performance.now() - t) / 1000).toFixed(0)} s)`);
     if (process.argv.includes("--verbose")) console.log("  " + per.join("\n  "));
+    if (tiles.length) await writeSheet(tiles, process.argv[sheetAt + 1]!);
   }
 
   // ---- stability ---------------------------------------------------------------------------
