@@ -59,7 +59,7 @@ export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options:
 }
 
 /** The measured defaults (bench/anonymization.ts). */
-export const CALIBRATION = { candidates: 16, target: 0.66, minScore: 0.55, escalate: 0.15, flattenEscalate: 0.08 };
+export const CALIBRATION = { candidates: 16, target: 0.66, minScore: 0.7, escalate: 0.15, flattenEscalate: 0.08 };
 
 export interface CalibrationResult {
   identity: SyntheticIdentity;
