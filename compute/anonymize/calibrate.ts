@@ -17,6 +17,7 @@ import { syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
 import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, warpTargets } from "./render.ts";
 import type { Pt } from "./raster.ts";
+import { signedArea } from "./warp.ts";
 
 export class IdentityCache {
   private readonly ids = new Map<number | string, SyntheticIdentity>();
@@ -54,8 +55,7 @@ export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options:
   const { dst, ring, tris, minScale } = warpTargets(landmarks, identity, options);
   const from = [...landmarks, ...ring];
   const to = [...dst, ...ring];
-  const area = (P: Pt[], [a, b, c]: [number, number, number]) => (P[b].x - P[a].x) * (P[c].y - P[a].y) - (P[c].x - P[a].x) * (P[b].y - P[a].y);
-  return { folds: tris.some((t) => area(from, t) * area(to, t) <= 0), minScale };
+  return { folds: tris.some((t) => signedArea(from, t) * signedArea(to, t) <= 0), minScale };
 }
 
 /** The measured defaults (bench/anonymization.ts). */
@@ -84,6 +84,7 @@ export async function calibrateIdentity(
   const candidates = opts.candidates ?? CALIBRATION.candidates;
   const target = opts.target ?? CALIBRATION.target;
   const escalate = opts.escalate ?? CALIBRATION.escalate;
+  const flattenEscalate = opts.flattenEscalate ?? CALIBRATION.flattenEscalate;
   const base = opts.salt ?? 0;
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
@@ -94,7 +95,7 @@ export async function calibrateIdentity(
   for (let k = 0; k < candidates; k++) {
     tried++;
     const salt = base + k;
-    const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + (opts.flattenEscalate ?? CALIBRATION.flattenEscalate) * k });
+    const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
     const out = anonymizeFace(frame, face, identity, opts.options ?? DEFAULT_ANONYMIZE_OPTIONS);
     const dets = await meter.detect(out, 0.05);
     let hit: (typeof dets)[number] | undefined;

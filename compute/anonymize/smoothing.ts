@@ -1,8 +1,7 @@
 // Per-track landmark smoothing (One-Euro filter, Casiez et al. 2012), the baseline the flow
 // tracker (flow-tracker.ts, used by the pipeline) is measured against in bench/anonymization.ts:
-// strong smoothing when the
-// face is still (kills the landmark model's jitter, which would otherwise make the drawn features
-// shimmer), little lag when it moves fast. Cut-offs are in face units per frame, so the behaviour
+// strong smoothing when the face is still (kills the landmark model's jitter, which would
+// otherwise make the drawn features shimmer), little lag when it moves fast. Cut-offs are in face units per frame, so the behaviour
 // does not depend on the face's size in pixels.
 import type { Pt } from "./raster.ts";
 import { faceFrame } from "./geometry.ts";

@@ -76,7 +76,7 @@ export function retexture(img: FloatImage, frame: FaceFrame, opts: TextureOption
   // soft one, so the face matches its surroundings). The pore lattice is never finer than ~4
   // px per cell, so it does not alias or shimmer when the face moves by a fraction of a pixel.
   let fineLevel = 0;
-  if (mid) {
+  if (mid && (opts.pores ?? 0) > 0) {
     let acc = 0, m = 0;
     for (let j = 0; j < height; j += 2) {
       for (let i = 0; i < width; i += 2) {

@@ -86,7 +86,7 @@ export function warpImage(src: FloatImage, from: Pt[], to: Pt[], tris: Triangle[
 }
 
 /** Twice the signed area of triangle t over points P. */
-function signedArea(P: Pt[], [a, b, c]: Triangle): number {
+export function signedArea(P: Pt[], [a, b, c]: Triangle): number {
   return (P[b].x - P[a].x) * (P[c].y - P[a].y) - (P[c].x - P[a].x) * (P[b].y - P[a].y);
 }
 

@@ -38,7 +38,7 @@ export async function claimIdempotencyKey(db: Db, accountId: string, key: string
   if (!existing) return claimIdempotencyKey(db, accountId, key, fingerprint);
   if (existing.requestHash !== fingerprint) throw new ApiError("idempotency_conflict", "This Idempotency-Key was already used with a different request.");
   if (existing.responseStatus === null || existing.responseBody === null) {
-    const cutoff = new Date(Date.now() - IDEMPOTENCY_LEASE_MS).toISOString();
+    const cutoff = nowIso(Date.now() - IDEMPOTENCY_LEASE_MS);
     const takenOver = await db
       .update(idempotencyRecords)
       .set({ createdAt: nowIso() })

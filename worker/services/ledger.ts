@@ -122,7 +122,7 @@ export async function refundStaleReservations(d1: D1Database, now = Date.now()):
          AND NOT EXISTS (SELECT 1 FROM jobs j WHERE j.reservation_id = r.id)
        LIMIT 500`,
     )
-    .bind(new Date(now - STALE_RESERVATION_MS).toISOString())
+    .bind(nowIso(now - STALE_RESERVATION_MS))
     .all<{ id: string }>();
   for (const { id } of results) await refundReservation(d1, id);
   return results.length;
