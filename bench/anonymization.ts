@@ -37,7 +37,7 @@ export async function measurePhoto(meter: FaceMeter, frame: Frame, faces: FaceMe
   let out = frame;
   for (let i = 0; i < faces.length; i++) {
     const face = { box: faces[i].box, landmarks: faces[i].landmarks };
-    if (calibrate) cache.set(i + 1, (await calibrateIdentity(meter, frame, face, i + 1, { options })).identity);
+    if (calibrate) cache.set(i + 1, (await calibrateIdentity(meter, [{ frame, face }], i + 1, { options })).identity);
     out = anonymizeFace(out, face, cache.identityFor(i + 1), options);
   }
   return { out, results: await meter.compare(out, faces) };
@@ -156,7 +156,7 @@ export async function runVideo(meter: FaceMeter, shots: Shot[], options: Anonymi
   const oneEuro = new LandmarkSmoother();
   const flow = new FlowLandmarkTracker();
   const smoothed = found.map((f, t) => (mode === "flow" ? flow.push(shots[t].frame, f.landmarks) : mode === "one-euro" ? oneEuro.push(f.landmarks) : f.landmarks));
-  const cal = await calibrateIdentity(meter, shots[0].frame, { box: found[0].box, landmarks: smoothed[0] }, 1, { options });
+  const cal = await calibrateIdentity(meter, [{ frame: shots[0].frame, face: { box: found[0].box, landmarks: smoothed[0] } }], 1, { options });
   const outputs: Frame[] = [];
   const perFrame: Array<{ score: number; distance: number }> = [];
   for (const [t, shot] of shots.entries()) {

@@ -3,8 +3,9 @@
 // surrounding skin (normalized convolution: a blur that ignores the holes), so no dark smudge of
 // the original eye or brow survives; then eyes (sclera shaded by the lid, dark iris with a limbal
 // ring, pupil, catch-light, lash lines, lid crease), brows (thin, tapered, hair-strand coverage),
-// lips (skin-derived colour, darker upper lip, lit lower lip; an open mouth keeps its own warped
-// interior) and nostrils. Colours come from the inpainted local skin, so light and tone match.
+// lips (skin-derived colour, darker upper lip, lit lower lip; an open mouth gets generic teeth and
+// a dark cavity, never the input's own) and nostrils. Colours come from the inpainted local skin,
+// so light and tone match.
 import type { FaceFrame } from "./geometry.ts";
 import { BROW_L, BROW_R, EYE_L, EYE_R, MOUTH_IN, MOUTH_OUT, mean, range, toFace, toImage } from "./geometry.ts";
 import type { SyntheticIdentity } from "./identity.ts";
@@ -129,10 +130,9 @@ export interface FeatureOptions {
 
 /**
  * Draw features into `img` (ROI-local, modified in place). `pts` are the reshaped landmarks in
- * frame coordinates, `ff` their face frame. `interior`, when given, is the warped (not
- * re-textured) input, whose open-mouth interior is kept.
+ * frame coordinates, `ff` their face frame.
  */
-export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: SyntheticIdentity, opts: FeatureOptions, interior?: FloatImage): void {
+export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: SyntheticIdentity, opts: FeatureOptions): void {
   const L = pts.map((p) => ({ x: p.x - img.x0, y: p.y - img.y0 })); // ROI-local
   const iod = ff.iod;
   const W = img.width;
@@ -193,15 +193,16 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
     }
   }
 
+  // y of a curve (face coordinates, sorted by x or reversed) at face x: piecewise linear.
+  const curveY = (curve: Pt[], x: number): number => {
+    for (let k = 0; k + 1 < curve.length; k++) {
+      const a = curve[k], b = curve[k + 1];
+      if ((x - a.x) * (x - b.x) <= 0 && a.x !== b.x) return a.y + ((x - a.x) / (b.x - a.x)) * (b.y - a.y);
+    }
+    return Math.abs(x - curve[0].x) < Math.abs(x - curve[curve.length - 1].x) ? curve[0].y : curve[curve.length - 1].y;
+  };
+
   if (opts.eyes) {
-    // y of a lid curve (face coordinates, sorted by x or reversed) at face x: piecewise linear.
-    const curveY = (curve: Pt[], x: number): number => {
-      for (let k = 0; k + 1 < curve.length; k++) {
-        const a = curve[k], b = curve[k + 1];
-        if ((x - a.x) * (x - b.x) <= 0 && a.x !== b.x) return a.y + ((x - a.x) / (b.x - a.x)) * (b.y - a.y);
-      }
-      return Math.abs(x - curve[0].x) < Math.abs(x - curve[curve.length - 1].x) ? curve[0].y : curve[curve.length - 1].y;
-    };
     for (const idx of [range(EYE_R), range(EYE_L)]) {
       // Everything is laid out in face coordinates (IOD units), then mapped back: the eye follows
       // the head's roll and scale exactly, and all edges are soft over >= ~1.2 px.
@@ -408,17 +409,33 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
       const light = upperLip ? 0.86 : 1 + 0.1 * Math.max(0, 1 - dl);
       return [s[0] * id.lipTint[0] * n * light, s[1] * id.lipTint[1] * n * light, s[2] * id.lipTint[2] * n * light];
     });
-    if (mouthOpen && interior) {
-      // The input's own mouth interior (teeth, tongue, shadow), warped to the new lip shape.
+    if (mouthOpen) {
+      // A generic open mouth instead of the input's own teeth (they identify the person: on a
+      // laughing face, dropping them moved the descriptor 0.09 farther): upper teeth under the
+      // upper lip, shaded towards the corners, with faint gaps; a dark cavity; a tongue when wide.
       const mouth = plane(W, H);
       fillPolygon(mouth, innerLip, soft);
-      paint(img, mouth, 1, (p) => [interior.data[p * 3] * 0.9, interior.data[p * 3 + 1] * 0.88, interior.data[p * 3 + 2] * 0.88]);
-    } else if (mouthOpen) {
-      const mouth = plane(W, H);
-      fillPolygon(mouth, innerLip, soft);
-      paint(img, mouth, 0.9, (p) => {
-        const s = skinAt(p);
-        return [s[0] * 0.3, s[1] * 0.2, s[2] * 0.2];
+      const upF = [60, 61, 62, 63, 64].map((i) => local(L[i]));
+      const loF = [60, 67, 66, 65, 64].map((i) => local(L[i]));
+      const cx = (upF[0].x + upF[4].x) / 2;
+      const half = Math.max(0.05, Math.abs(upF[4].x - upF[0].x) / 2);
+      const aa = Math.max(0.012, 1 / iod); // one pixel, in face units
+      const step = (edge: number, x: number) => Math.min(1, Math.max(0, (x - edge) / aa + 0.5));
+      paint(img, mouth, 1, (p) => {
+        const q = pixFace(p);
+        const l = Math.min(1.1, Math.max(0.45, lumOf(skin.data, p * 3) / 170));
+        const top = curveY(upF, q.x);
+        const h = Math.max(1e-3, curveY(loF, q.x) - top);
+        const depth = q.y - top;
+        const side = Math.min(1, Math.abs(q.x - cx) / half);
+        const teethH = Math.min(0.1, 0.45 * h);
+        const u = (q.x - cx) / 0.085; // tooth widths from the centre line
+        const gapLine = Math.max(0, 1 - Math.abs(u - Math.round(u)) * 0.085 / aa);
+        const tooth = (1 - 0.6 * side * side) * (1 - 0.18 * gapLine) * (1 - 0.25 * step(teethH * 0.75, depth));
+        const tongue = h > 0.16 ? step(0.62, depth / h) : 0;
+        const cavity = [45 + 70 * tongue, 22 + 28 * tongue, 24 + 28 * tongue].map((v) => v * l * (1 - 0.4 * side));
+        const t = 1 - step(teethH, depth);
+        return [0, 1, 2].map((c) => [222, 214, 200][c] * l * tooth * t + cavity[c] * (1 - t)) as RGB;
       });
     } else {
       const line = plane(W, H);

@@ -121,7 +121,7 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
     } else {
       face = { ...img, data: new Float32Array(img.data) };
     }
-    if (options.features) drawFeatures(face, dst, ff, identity, options.features, img);
+    if (options.features) drawFeatures(face, dst, ff, identity, options.features);
     // face already equals img outside the mask where texture is applied; blend features by mask too.
     for (let p = 0; p < soft.data.length; p++) {
       const a = soft.data[p];

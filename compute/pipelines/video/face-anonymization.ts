@@ -2,22 +2,33 @@
 // a seeded identity per track, landmark-driven warp, procedural texture and features), so the
 // same track keeps the same replacement from start to end and follows pose and expression.
 // A face whose landmarks cannot be placed inside its box is blurred instead: never left as is.
-// When a track first appears its identity is calibrated (calibrateIdentity: seeded candidates
-// with escalating geometry, the first whose face-api descriptor is far enough from the original's
-// while SSD still finds the face). Landmarks are carried per track by the face's own pixel motion
-// (FlowLandmarkTracker), steered slowly towards each frame's detected landmarks: the detector's
-// landmark error follows its box from frame to frame, which no filter on the landmarks removes
-// (bench/anonymization.ts: flicker ratio 0.96 tracked, 2.29 One-Euro, 2.68 raw).
+// Landmarks are carried per track by the face's own pixel motion (FlowLandmarkTracker), steered
+// slowly towards each frame's detected landmarks: the detector's landmark error follows its box
+// from frame to frame, which no filter on the landmarks removes (bench/anonymization.ts: flicker
+// ratio 0.96 tracked, 2.29 One-Euro, 2.68 raw).
+// Frames are rendered CALIBRATION_WINDOW frames late: when a track first reaches the head of the
+// window, its identity is calibrated (calibrateIdentity: seeded candidates with escalating
+// geometry, the first whose face-api descriptor is far enough from the original's while SSD still
+// finds the face) on up to CALIBRATION_VIEWS of its frames spread over the window, so the choice
+// holds while the face turns, zooms and changes expression, and no frame is ever drawn with an
+// identity that is later replaced.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
+import type { Frame } from "../../types.ts";
 import { anonymizeFaces, calibrateIdentity, FlowLandmarkTracker, IdentityCache, type FaceInput } from "../../anonymize/index.ts";
+import type { CalibrationView } from "../../anonymize/calibrate.ts";
 import { FaceMeter } from "../../anonymize/evaluate.ts";
 import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
 import { DETECT_EVERY, eachFrame, withWatermark } from "./common.ts";
+
+/** Frames held back before rendering (about a second of video; 150 MB of 1080p frames). */
+export const CALIBRATION_WINDOW = 24;
+/** Frames of a new track its identity is measured on (its first, then spread over the window). */
+export const CALIBRATION_VIEWS = 3;
 
 /** Landmarks must fall mostly inside the (grown) tracked box to be trusted. */
 function plausible(points: Array<{ x: number; y: number }>, box: TrackedBox): boolean {
@@ -26,22 +37,45 @@ function plausible(points: Array<{ x: number; y: number }>, box: TrackedBox): bo
   return points.length === 68 && inside.length >= 60;
 }
 
-export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymization">, models: Pick<Models, "faces" | "landmarks">, options: { calibrate?: boolean } = {}): ChunkProcessor {
-  // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces.
-  const identities = new IdentityCache(randomInt(2 ** 31));
+/** One frame waiting to be rendered: its tracked faces (with landmarks) and the faces to blur. */
+interface Pending {
+  frame: Frame;
+  faces: Array<FaceInput & { trackId: number }>;
+  fallback: TrackedBox[];
+}
+
+/** Up to `n` items of `xs`, the first always, the rest evenly spread up to the last. */
+function spread<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  return Array.from({ length: n }, (_, k) => xs[Math.round((k * (xs.length - 1)) / (n - 1))]!);
+}
+
+export function faceAnonymizationVideo(
+  params: FeatureParams<"video.face-anonymization">,
+  models: Pick<Models, "faces" | "landmarks">,
+  options: { calibrate?: boolean; salt?: number; window?: number; views?: number } = {},
+): ChunkProcessor {
+  // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces
+  // (`salt` fixes it, for reproducible measurements).
+  const identities = new IdentityCache(options.salt ?? randomInt(2 ** 31));
   const ssd = models.faces.ssd;
   const meter = (options.calibrate ?? true) && ssd ? new FaceMeter(ssd, models.landmarks) : null;
+  const window = Math.max(0, options.window ?? CALIBRATION_WINDOW);
+  const views = Math.max(1, options.views ?? CALIBRATION_VIEWS);
   // Per track: its landmark tracker and the last frame it was seen in (a track that skipped
   // frames restarts its tracker from the detection instead of aligning across the gap).
   const trackers = new Map<number, { tracker: FlowLandmarkTracker; lastFrame: number }>();
-  const processor = trackedProcessor({
+  const plans = new Map<Frame, Omit<Pending, "frame">>();
+  const queue: Pending[] = [];
+
+  const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
     detect: eachFrame((frame) => models.faces.detect(frame)),
+    // Only landmarks here (the trackers need every frame in order); drawing waits in the queue.
     apply: async (frame, coverage) => {
-      if (coverage.boxes.length === 0) return frame;
-      const points = await models.landmarks.landmarks(frame, coverage.boxes);
-      const faces: Array<FaceInput & { trackId: number }> = [];
+      const faces: Pending["faces"] = [];
       const fallback: TrackedBox[] = [];
+      const points = coverage.boxes.length ? await models.landmarks.landmarks(frame, coverage.boxes) : [];
       for (const [i, box] of coverage.boxes.entries()) {
         let track = trackers.get(box.trackId);
         if (!track) trackers.set(box.trackId, (track = { tracker: new FlowLandmarkTracker(), lastFrame: -2 }));
@@ -51,15 +85,42 @@ export function faceAnonymizationVideo(params: FeatureParams<"video.face-anonymi
           continue;
         }
         track.lastFrame = coverage.index;
-        const face = { box, landmarks: track.tracker.push(frame, points[i]!), trackId: box.trackId };
-        if (meter && !identities.has(box.trackId)) {
-          identities.set(box.trackId, (await calibrateIdentity(meter, frame, face, box.trackId, { salt: identities.salt })).identity);
-        }
-        faces.push(face);
+        faces.push({ box, landmarks: track.tracker.push(frame, points[i]!), trackId: box.trackId });
       }
-      const replaced = faces.length ? anonymizeFaces(frame, faces, identities.identityFor) : frame;
-      return fallback.length ? hideBoxes(replaced, fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
+      plans.set(frame, { faces, fallback });
+      return frame;
     },
   });
+
+  const render = async (head: Pending): Promise<Frame> => {
+    for (const face of head.faces) {
+      if (!meter || identities.has(face.trackId)) continue;
+      const seen: CalibrationView[] = [{ frame: head.frame, face }];
+      for (const later of queue) {
+        const same = later.faces.find((f) => f.trackId === face.trackId);
+        if (same) seen.push({ frame: later.frame, face: same });
+      }
+      identities.set(face.trackId, (await calibrateIdentity(meter, spread(seen, views), face.trackId, { salt: identities.salt })).identity);
+    }
+    const replaced = head.faces.length ? anonymizeFaces(head.frame, head.faces, identities.identityFor) : head.frame;
+    return head.fallback.length ? hideBoxes(replaced, head.fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
+  };
+
+  const take = async (frames: Frame[], keep: number): Promise<Frame[]> => {
+    for (const frame of frames) {
+      const plan = plans.get(frame)!;
+      plans.delete(frame);
+      queue.push({ frame, ...plan });
+    }
+    const out: Frame[] = [];
+    while (queue.length > keep) out.push(await render(queue.shift()!));
+    return out;
+  };
+
+  const processor: ChunkProcessor = {
+    chunkSize: tracked.chunkSize,
+    processChunk: async (frames, startIndex) => take(await tracked.processChunk(frames, startIndex), window),
+    flush: async () => take(tracked.flush ? await tracked.flush() : [], 0),
+  };
   return params.is_watermark ? withWatermark(processor) : processor;
 }
