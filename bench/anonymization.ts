@@ -193,6 +193,9 @@ async function main() {
         ["texture only (low-pass 0.12 IOD + procedural)", { warp: 0, texture: T, features: false }, false],
         ["texture only (low-pass 0.25 IOD)", { warp: 0, texture: { ...T, lowSigma: 0.25 }, features: false }, false],
         ["features only", { warp: 0, texture: false, features: F }, false],
+        // A ceiling, not a candidate: no features, the face a flat low-pass of itself. What is left
+        // is what the replacement never touches (hair, outline, ears, pose).
+        ["featureless face (low-pass 2.4 IOD, nothing drawn)", { warp: 0, texture: { ...T, lowSigma: 2.4, procedural: false }, features: false }, false],
         ["warp x1 + texture + features", { ...DEFAULT_ANONYMIZE_OPTIONS, warp: 1 }, false],
         ["warp x2 + texture + features", { ...DEFAULT_ANONYMIZE_OPTIONS, warp: 2 }, false],
         ["default + synthetic relief shading", { ...DEFAULT_ANONYMIZE_OPTIONS, texture: { ...T, lowSigma: 0.3, shading: 1 } }, false],

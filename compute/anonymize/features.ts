@@ -149,7 +149,9 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
   const outerLip = smoothOutline(range(MOUTH_OUT).map((i) => L[i]), 4, true);
   const innerLip = smoothOutline(range(MOUTH_IN).map((i) => L[i]), 4, true);
   const gap = Math.hypot(L[62].x - L[66].x, L[62].y - L[66].y) / iod;
-  const mouthOpen = gap > 0.06;
+  // How open the mouth is, 0..1 over a lip gap of 0.04..0.08 IOD: the open mouth fades in rather
+  // than switching on, which would flicker with the landmark noise around the threshold.
+  const mouthOpen = Math.min(1, Math.max(0, (gap - 0.04) / 0.04));
 
   // 1. Inpaint the footprints of the original features (they were warped along with the landmarks).
   const hole = plane(W, H);
@@ -409,7 +411,7 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
       const light = upperLip ? 0.86 : 1 + 0.1 * Math.max(0, 1 - dl);
       return [s[0] * id.lipTint[0] * n * light, s[1] * id.lipTint[1] * n * light, s[2] * id.lipTint[2] * n * light];
     });
-    if (mouthOpen) {
+    if (mouthOpen > 0) {
       // A generic open mouth instead of the input's own teeth (they identify the person: on a
       // laughing face, dropping them moved the descriptor 0.09 farther): upper teeth under the
       // upper lip, shaded towards the corners, with faint gaps; a dark cavity; a tongue when wide.
@@ -421,14 +423,14 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
       const half = Math.max(0.05, Math.abs(upF[4].x - upF[0].x) / 2);
       const aa = Math.max(0.012, 1 / iod); // one pixel, in face units
       const step = (edge: number, x: number) => Math.min(1, Math.max(0, (x - edge) / aa + 0.5));
-      paint(img, mouth, 1, (p) => {
+      paint(img, mouth, mouthOpen, (p) => {
         const q = pixFace(p);
         const l = Math.min(1.1, Math.max(0.45, lumOf(skin.data, p * 3) / 170));
         const top = curveY(upF, q.x);
         const h = Math.max(1e-3, curveY(loF, q.x) - top);
         const depth = q.y - top;
         const side = Math.min(1, Math.abs(q.x - cx) / half);
-        const teethH = Math.min(0.1, 0.45 * h);
+        const teethH = Math.min(0.09, 0.7 * h);
         const u = (q.x - cx) / 0.085; // tooth widths from the centre line
         const gapLine = Math.max(0, 1 - Math.abs(u - Math.round(u)) * 0.085 / aa);
         const tooth = (1 - 0.6 * side * side) * (1 - 0.18 * gapLine) * (1 - 0.25 * step(teethH * 0.75, depth));
@@ -437,10 +439,11 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
         const t = 1 - step(teethH, depth);
         return [0, 1, 2].map((c) => [222, 214, 200][c] * l * tooth * t + cavity[c] * (1 - t)) as RGB;
       });
-    } else {
+    }
+    if (mouthOpen < 1) {
       const line = plane(W, H);
       strokePolyline(line, mid, mid.map((_, k) => Math.max(0.5, (0.006 + 0.008 * Math.sin((Math.PI * k) / (mid.length - 1))) * iod)), soft * 1.5);
-      paint(img, line, 0.7, (p) => {
+      paint(img, line, 0.7 * (1 - mouthOpen), (p) => {
         const s = skinAt(p);
         return [s[0] * 0.45, s[1] * 0.32, s[2] * 0.32];
       });
