@@ -116,6 +116,8 @@ export async function calibrateIdentity(
   let best: CalibrationResult | undefined;
   let tried = 0;
   for (let k = 0; k < candidates; k++) {
+    // Let timers run between candidates (job heartbeats, progress): the measuring is CPU-bound.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     tried++;
     const salt = base + k;
     const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });

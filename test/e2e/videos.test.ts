@@ -66,7 +66,7 @@ interface Finished { output: string; outFrames: Frame[]; jobId: string }
  * `video`), checks the 202, polls it to completion, checks exactly the price was charged and the
  * reservation settled, and checks the output keeps frame count, duration, size and audio.
  */
-async function runVideo(slug: string, params: Record<string, unknown>, opts: { who?: TestAccount; multipart?: boolean } = {}): Promise<Finished> {
+async function runVideo(slug: string, params: Record<string, unknown>, opts: { who?: TestAccount; multipart?: boolean; waitMs?: number } = {}): Promise<Finished> {
   const who = opts.who ?? account;
   const price = priceOf(videoFeature(slug), SECONDS);
   const before = await credits(who);
@@ -77,7 +77,7 @@ async function runVideo(slug: string, params: Record<string, unknown>, opts: { w
   expect(job).toMatchObject({ success: true, status: "queued", feature: slug, credits_used: price, remaining_credits: before.available_credits - price });
   expect((await credits(who)).reserved_credits).toBe(before.reserved_credits + price);
 
-  const done = await waitForJob(who, job.job_id, 280_000);
+  const done = await waitForJob(who, job.job_id, opts.waitMs ?? 280_000);
   if (done.status !== "completed") throw new Error(`job ${slug} ${done.status}: ${JSON.stringify(done.error)}`);
   expect(done).toMatchObject({ status: "completed", credits_used: price, progress: 100 });
   expect(await creditDelta(who, before)).toMatchObject({ spent: price, available: price, reserved: 0 });
@@ -281,8 +281,9 @@ describe("other video features", () => {
 });
 
 describe("video face-anonymization (the issue's three figures, through the Worker)", () => {
-  it("every face SSD finds in the input is still a face in the output, is another person, and is stable from frame to frame", async () => {
-    const { outFrames } = await runVideo("face-anonymization", { duration_seconds: SECONDS });
+  it("every face SSD finds in the input is still a face in the output, is another person, and is stable from frame to frame", { timeout: 600_000 }, async () => {
+    // Slow on purpose: each new track's identity is measured on three frames (about 100-150 s here).
+    const { outFrames } = await runVideo("face-anonymization", { duration_seconds: SECONDS }, { waitMs: 480_000 });
     const { FaceMeter } = await import("../../compute/anonymize/evaluate.ts");
     const meter = new FaceMeter();
     const scores: number[] = [];
@@ -309,16 +310,20 @@ describe("video face-anonymization (the issue's three figures, through the Worke
     const ratio = dOut / dIn;
     const f3 = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
     console.log(`face-anonymization: ${scores.length} input faces; SSD score in output: ${f3(scores)}; descriptor distance: ${f3(distances)}; frame-to-frame change out/in ${ratio.toFixed(2)}`);
-    // The issue's bar is every face >= 0.5 and >= 0.6; on these small faces (40-60 px) it is NOT
-    // met (three runs: 19-20 of 21 at >= 0.5, min 0.32-0.38; 14-16 of 21 at >= 0.6, min
-    // 0.42-0.46, median 0.62-0.65; each job draws its own identities, so figures vary from run to
-    // run). Asserted here: regression bounds with margin. The stability ratio measured 0.56-0.69.
+    // The issue's bar is every face >= 0.5 and >= 0.6, NOT met on these small faces (40-60 px).
+    // `npx node bench/small-faces.ts 1,2,3,4,5` makes this measurement without the Worker (salts
+    // fixed): still a face for 104 of 105 (min 0.46-0.76 per run; each new track's identity is
+    // chosen on three of its frames); another person for 14-18 of 21 per run (min 0.42-0.51), the
+    // misses mostly on the tilted, laughing face, which stays 0.49 from the original even with a
+    // featureless face (the descriptor sees her hair, outline and pose). Jobs draw their own
+    // identities, so figures vary from run to run: these are regression bounds with margin.
     const frac = (xs: number[], t: number) => xs.filter((x) => x >= t).length / xs.length;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     expect(scores.length).toBeGreaterThanOrEqual(18);
-    expect(frac(scores, 0.5)).toBeGreaterThanOrEqual(0.75);
-    expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.2);
+    expect(frac(scores, 0.5)).toBeGreaterThanOrEqual(0.9);
+    expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.35);
     expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.5);
+    expect(Math.min(...distances)).toBeGreaterThanOrEqual(0.35);
     expect(median(distances)).toBeGreaterThanOrEqual(0.57);
     expect(ratio).toBeLessThanOrEqual(1.2);
   });
