@@ -28,89 +28,25 @@ function paint(img: FloatImage, cov: Plane, opacity: number, col: (p: number) =>
 
 const lumOf = (d: Float32Array, k: number) => 0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2];
 
-/**
- * Smooth skin under `hole` (0..1) from its surroundings: blur(img * (1 - hole)) / blur(1 - hole).
- * With `skinRef` (the face's typical skin colour) a second fill gives pixels far from skin
- * luminance (hair over the forehead, a dark background next to a turned face, a window) almost no
- * weight: otherwise a brow hole under a fringe is filled with hair colour and shows as a dark bar
- * across the face. Where the surroundings are mostly NOT skin (a brow landmark lying on the hair
- * itself), the plain fill is kept, so no skin-coloured halo is painted into the hair.
- */
-export function inpaintSmooth(img: FloatImage, hole: Plane, sigma: number, skinRef?: RGB, skinZone?: (p: number) => number): FloatImage {
+/** Smooth skin under `hole` (0..1) from its surroundings: blur(img * (1 - hole)) / blur(1 - hole). */
+export function inpaintSmooth(img: FloatImage, hole: Plane, sigma: number): FloatImage {
   const n = hole.data.length;
   const w = new Float32Array(n);
   const num = new Float32Array(n * 3);
-  const ws = skinRef ? new Float32Array(n) : null;
-  const nums = skinRef ? new Float32Array(n * 3) : null;
-  const skinLum = skinRef ? 0.299 * skinRef[0] + 0.587 * skinRef[1] + 0.114 * skinRef[2] : 0;
   for (let p = 0; p < n; p++) {
     const v = Math.max(0, 1 - hole.data[p]) ** 2;
     w[p] = v;
     for (let c = 0; c < 3; c++) num[p * 3 + c] = img.data[p * 3 + c] * v;
-    if (ws && nums && v > 0) {
-      const lum = lumOf(img.data, p * 3);
-      const off = Math.max((0.75 * skinLum - lum) / (0.3 * skinLum), (lum - 1.4 * skinLum) / (0.3 * skinLum));
-      const vs = off > 0 ? v * Math.max(0, 1 - off) ** 2 : v;
-      ws[p] = vs;
-      for (let c = 0; c < 3; c++) nums[p * 3 + c] = img.data[p * 3 + c] * vs;
-    }
   }
   const bn = blurData(num, img.width, img.height, 3, sigma);
   const bw = blurData(w, img.width, img.height, 1, sigma);
-  const bns = nums ? blurData(nums, img.width, img.height, 3, sigma) : null;
-  const bws = ws ? blurData(ws, img.width, img.height, 1, sigma) : null;
   const coarse = blurImage(img, sigma * 2);
   for (let p = 0; p < n; p++) {
     const d = bw[p];
-    // Share of skin-like weight in the neighbourhood: 0 = all hair/background, 1 = all skin.
-    let skinShare = bws ? Math.min(1, Math.max(0, (bws[p] / Math.max(1e-6, d) - 0.15) / 0.3)) : 0;
-    if (skinZone && skinShare > 0) skinShare *= skinZone(p);
-    for (let c = 0; c < 3; c++) {
-      const k = p * 3 + c;
-      // Far inside a large hole the weights vanish: fall back to a wider plain blur.
-      let v = d > 0.05 ? bn[k] / d : coarse.data[k];
-      if (bns && bws && skinRef && skinShare > 0) v += ((bns[k] + 0.02 * skinRef[c]) / (bws[p] + 0.02) - v) * skinShare;
-      bn[k] = v;
-    }
+    // Far inside a large hole the weights vanish: fall back to a wider plain blur.
+    for (let c = 0; c < 3; c++) bn[p * 3 + c] = d > 0.05 ? bn[p * 3 + c] / d : coarse.data[p * 3 + c];
   }
   return { ...img, data: bn };
-}
-
-/**
- * Typical skin colour of the face: robust mean over small windows on the cheeks, the nose bridge
- * and the chin (ROI-local landmarks), which hair rarely covers.
- */
-function skinColour(img: FloatImage, L: Pt[], iod: number): RGB {
-  const spots: Pt[] = [
-    { x: (L[2].x + L[31].x) / 2, y: (L[2].y + L[31].y) / 2 },
-    { x: (L[14].x + L[35].x) / 2, y: (L[14].y + L[35].y) / 2 },
-    L[28],
-    { x: (L[8].x + L[57].x) / 2, y: (L[8].y + L[57].y) / 2 },
-  ];
-  const vals: number[] = [];
-  const idx: number[] = [];
-  const r = Math.max(1, Math.round(0.05 * iod));
-  for (const c of spots) {
-    for (let y = Math.round(c.y) - r; y <= Math.round(c.y) + r; y += Math.max(1, r >> 2)) {
-      for (let x = Math.round(c.x) - r; x <= Math.round(c.x) + r; x += Math.max(1, r >> 2)) {
-        if (x >= 0 && y >= 0 && x < img.width && y < img.height) {
-          idx.push((y * img.width + x) * 3);
-          vals.push(lumOf(img.data, (y * img.width + x) * 3));
-        }
-      }
-    }
-  }
-  if (!vals.length) return [150, 120, 100];
-  const med = [...vals].sort((a, b) => a - b)[vals.length >> 1];
-  // Mean colour of the samples near the median luminance (robust to a strand of hair or a highlight).
-  const acc: RGB = [0, 0, 0];
-  let m = 0;
-  for (let k = 0; k < vals.length; k++) {
-    if (Math.abs(vals[k] - med) > 0.15 * med) continue;
-    for (let c = 0; c < 3; c++) acc[c] += img.data[idx[k] + c];
-    m++;
-  }
-  return acc.map((v) => v / Math.max(1, m)) as RGB;
 }
 
 export interface FeatureOptions {
@@ -120,12 +56,6 @@ export interface FeatureOptions {
   nose: boolean;
   /** Procedural eyeglasses (frame style and colour from the identity). */
   glasses?: boolean;
-  /**
-   * Fill the brow holes from skin-like pixels only (see inpaintSmooth), so a brow under a fringe
-   * is not filled with hair colour (a dark bar across the forehead). Off by default: measured on
-   * the video bench it raises the one-euro flicker ratio from 2.29 to 2.30.
-   */
-  skinFill?: boolean;
 }
 
 /**
@@ -158,10 +88,7 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
   if (opts.brows) for (const line of browLines) strokePolyline(hole, line, line.map(() => 0.1 * iod), 0.08 * iod);
   if (opts.eyes) for (const o of eyeOutlines) fillPolygon(hole, o, 0.08 * iod, 0.1 * iod);
   if (opts.lips) fillPolygon(hole, outerLip, 0.06 * iod, 0.06 * iod);
-  // The skin-weighted fill only at the brows (under a fringe, where the dark bars were): over the
-  // whole face its luminance gating, riding on landmark jitter, adds more video flicker (2.33).
-  const browZone = (p: number) => Math.min(1, Math.max(0, (-0.14 - pixFace(p).y) / 0.08));
-  const skin = inpaintSmooth(img, hole, 0.18 * iod, opts.skinFill ? skinColour(img, L, iod) : undefined, browZone);
+  const skin = inpaintSmooth(img, hole, 0.18 * iod);
   const skinAt = (p: number): RGB => [skin.data[p * 3], skin.data[p * 3 + 1], skin.data[p * 3 + 2]];
   // Keep a little of the (procedural) grain in the filled area, so it is not a flat patch.
   const grain = blurImage(img, Math.max(0.6, 0.03 * iod));

@@ -109,7 +109,6 @@ export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: Sy
       if (t.shading && t.shading > 0) shading = shadingFor(img, dst, ring, ff, soft, t.shading, options.forehead ?? 0.75);
       face = retexture(img, ff, {
         lowSigma: t.lowSigma * identity.flatten,
-        pores: t.pores,
         fineSigma: t.fineSigma,
         fineKeep: t.fineKeep,
         detail: t.procedural ? identity.skinDetail : 0,

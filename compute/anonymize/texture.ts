@@ -51,13 +51,6 @@ export interface TextureOptions {
   seed: number;
   /** Relative synthetic shading (see shading.ts) multiplied into the kept low frequencies. */
   shading?: Plane;
-  /**
-   * Pore-scale detail amplitude relative to the input's own fine-grain level (see retexture),
-   * 0 = none (the default). Measured: at 1 it raises the video flicker ratio (one-euro landmarks)
-   * from 2.29 to ~2.33 (the pore field rides on the landmark jitter), so it is off for video
-   * until the landmarks are steadier; stills can turn it on.
-   */
-  pores?: number;
 }
 
 /**
@@ -69,28 +62,6 @@ export function retexture(img: FloatImage, frame: FaceFrame, opts: TextureOption
   const mid = opts.fineKeep > 0 ? blurImage(img, Math.max(0.6, opts.fineSigma * frame.iod)) : null;
   const out = new Float32Array(img.data.length);
   const { width, height } = img;
-  // Skin micro-texture. The low-pass leaves the skin airbrushed; the input's fine band cannot be
-  // kept in full (at 0.02-0.12 IOD it carries identity), so pore-scale detail is synthesised
-  // instead: sparse dark pores and a fine mottle, anchored in face coordinates, at an amplitude
-  // that follows the input's own fine-grain level (a sharp, noisy photo gets rougher skin than a
-  // soft one, so the face matches its surroundings). The pore lattice is never finer than ~4
-  // px per cell, so it does not alias or shimmer when the face moves by a fraction of a pixel.
-  let fineLevel = 0;
-  if (mid && (opts.pores ?? 0) > 0) {
-    let acc = 0, m = 0;
-    for (let j = 0; j < height; j += 2) {
-      for (let i = 0; i < width; i += 2) {
-        const p = j * width + i;
-        if (weight && weight.data[p] < 0.5) continue;
-        const k = p * 3;
-        acc += Math.abs(0.299 * (img.data[k] - mid.data[k]) + 0.587 * (img.data[k + 1] - mid.data[k + 1]) + 0.114 * (img.data[k + 2] - mid.data[k + 2]));
-        m++;
-      }
-    }
-    fineLevel = m ? acc / m : 0;
-  }
-  const poreAmp = (opts.pores ?? 0) * Math.min(4, Math.max(1, 1.2 * fineLevel));
-  const poreFreq = Math.min(75, frame.iod / 4);
   for (let j = 0; j < height; j++) {
     for (let i = 0; i < width; i++) {
       const p = j * width + i;
@@ -105,20 +76,10 @@ export function retexture(img: FloatImage, frame: FaceFrame, opts: TextureOption
       const q = toFace(frame, { x: img.x0 + i + 0.5, y: img.y0 + j + 0.5 });
       const sh = opts.shading ? opts.shading.data[p] : 1;
       const n = opts.detail > 0 ? fbm(q.x * opts.frequency, q.y * opts.frequency, opts.seed) * opts.detail : 0;
-      let micro = 0;
-      let blotch = 0;
-      if (poreAmp > 0) {
-        const pore = Math.max(0, valueNoise(q.x * poreFreq, q.y * poreFreq, opts.seed + 7) - 0.3) / 0.7;
-        const mottle = valueNoise(q.x * poreFreq * 0.43 + 3.1, q.y * poreFreq * 0.43 - 7.7, opts.seed + 8);
-        micro = poreAmp * (0.45 * mottle - pore * pore * 1.6);
-        // Slow colour variation (redder / more sallow patches), a few percent.
-        blotch = 0.025 * valueNoise(q.x * 3.5 + 1.7, q.y * 3.5 + 2.9, opts.seed + 9);
-      }
       for (let c = 0; c < 3; c++) {
         const fine = mid ? (img.data[k + c] - mid.data[k + c]) * opts.fineKeep : 0;
         const lum = low.data[k + c];
-        const base = lum * sh * opts.tint[c] * (1 + n / 160) * (1 + blotch * (c === 0 ? 1 : c === 1 ? -0.4 : -0.7));
-        const v = base + fine + micro * (base / 170);
+        const v = lum * sh * opts.tint[c] * (1 + n / 160) + fine;
         out[k + c] = img.data[k + c] + (v - img.data[k + c]) * wgt;
       }
     }
