@@ -25,8 +25,10 @@ import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
 import { DETECT_EVERY, eachFrame, withWatermark } from "./common.ts";
 
-/** Frames held back before rendering (about a second of video; 150 MB of 1080p frames). */
+/** Frames held back before rendering (about a second of video; 150 MB of 1080p frames)... */
 export const CALIBRATION_WINDOW = 24;
+/** ...and never more than this many bytes of them (4K: 7 frames). */
+const MAX_WINDOW_BYTES = 192 * 1024 ** 2;
 /** Frames of a new track its identity is measured on (its first, then spread over the window). */
 export const CALIBRATION_VIEWS = 3;
 
@@ -60,7 +62,7 @@ export function faceAnonymizationVideo(
   const identities = new IdentityCache(options.salt ?? randomInt(2 ** 31));
   const ssd = models.faces.ssd;
   const meter = (options.calibrate ?? true) && ssd ? new FaceMeter(ssd, models.landmarks) : null;
-  const window = Math.max(0, options.window ?? CALIBRATION_WINDOW);
+  let window = Math.max(0, options.window ?? CALIBRATION_WINDOW);
   const views = Math.max(1, options.views ?? CALIBRATION_VIEWS);
   // Per track: its landmark tracker and the last frame it was seen in (a track that skipped
   // frames restarts its tracker from the detection instead of aligning across the gap).
@@ -119,7 +121,10 @@ export function faceAnonymizationVideo(
 
   const processor: ChunkProcessor = {
     chunkSize: tracked.chunkSize,
-    processChunk: async (frames, startIndex) => take(await tracked.processChunk(frames, startIndex), window),
+    processChunk: async (frames, startIndex) => {
+      if (startIndex === 0 && frames.length) window = Math.min(window, Math.max(1, Math.floor(MAX_WINDOW_BYTES / frames[0].data.length)));
+      return take(await tracked.processChunk(frames, startIndex), window);
+    },
     flush: async () => take(tracked.flush ? await tracked.flush() : [], 0),
   };
   return params.is_watermark ? withWatermark(processor) : processor;
