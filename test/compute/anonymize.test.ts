@@ -11,6 +11,8 @@
 //   - stability: flicker ratio (stabilised frame-to-frame change of the output / of the input
 //     inside the face region) <= 1.2 with the pipeline's flow-tracked landmarks (measured 1.07;
 //     One-Euro-filtered landmarks 2.60);
+//   - held out: Human's FaceRes (which the choice never sees) still calls at most 13 of the 24
+//     outputs the same person (measured 11: a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,11 +22,15 @@ import { CALIBRATION, IdentityCache, warpFolds } from "../../compute/anonymize/c
 import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
+import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, humanSimilarity } from "../../compute/anonymize/held-out.ts";
 import { TEST_PHOTOS, loadPhoto, measurePhoto, panZoomVideo, runVideo, stabilityMetric } from "../../bench/anonymization.ts";
 
 const meter = new FaceMeter();
 const photos = new Map<string, { frame: Frame; faces: FaceMeasure[] }>();
 const results: Array<{ photo: string; distance: number; score: number }> = [];
+/** Human's FaceRes similarity, original -> output, per photo face (the held-out recognizer). */
+const heldOut: number[] = [];
+const faceres = new HeldOutRecognizer();
 
 beforeAll(async () => {
   await meter.load();
@@ -100,7 +106,10 @@ describe("anonymized photos, measured with face-api", () => {
     it(`${name}: faces still detected and moved away from their identity`, { timeout: 600_000 }, async () => {
       const { frame, faces } = photos.get(name)!;
       expect(faces.length).toBeGreaterThan(0);
-      const { results: r } = await measurePhoto(meter, frame, faces, DEFAULT_ANONYMIZE_OPTIONS, true);
+      const { out, results: r } = await measurePhoto(meter, frame, faces, DEFAULT_ANONYMIZE_OPTIONS, true);
+      const boxes = faces.map((f) => f.box);
+      const [before, after] = [await faceres.describeAll(frame, boxes), await faceres.describeAll(out, boxes)];
+      heldOut.push(...before.map((b, i) => humanSimilarity(b, after[i]!)));
       for (const x of r) {
         results.push({ photo: name, ...x });
         expect(x.score).toBeGreaterThanOrEqual(0.5);
@@ -115,6 +124,16 @@ describe("anonymized photos, measured with face-api", () => {
     const d = results.map((r) => r.distance).sort((a, b) => a - b);
     expect(d.filter((x) => x >= 0.6).length).toBeGreaterThanOrEqual(21);
     expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.65);
+  });
+
+  it("held-out recognizer (Human's FaceRes, never used to choose identities): a regression bound, not the bar", () => {
+    // Measured 11 of 24 outputs still "the same person" by Human's own rule (similarity > 0.5,
+    // loose: it also matches 17 of 276 pairs of different real people here): the choice made with
+    // face-api generalises only partly (compute/anonymize/README.md, bench/held-out.ts).
+    expect(heldOut.length).toBe(24);
+    const same = heldOut.filter((x) => x > HUMAN_SAME_PERSON_SIMILARITY).length;
+    console.log(`FaceRes similarity original -> output: ${heldOut.map((x) => x.toFixed(2)).join(" ")}; same person by Human's rule: ${same}/24`);
+    expect(same).toBeLessThanOrEqual(13);
   });
 });
 
