@@ -6,8 +6,9 @@
 //   const trackers = new Map<number, FlowLandmarkTracker>();   // one per face track
 //   for each frame, in order: boxes from the tracker -> landmarks (models.landmarks.landmarks)
 //     -> trackers.get(trackId).push(frame, points) -> anonymizeFaces(frame, faces, ids.identityFor)
-// Optionally, when a track first appears, `calibrateIdentity` picks, among a few seeded candidate
-// identities, the one farthest from the original by face-api's descriptor (and still detected).
+// Optionally, when a track first appears, `calibrateIdentity` picks among seeded candidate
+// identities, measured on one or more frames of the track (the pipeline renders late to have
+// them), the first far enough from the original by face-api's descriptor and still detected.
 export type { SyntheticIdentity, IdentityOptions } from "./identity.ts";
 export { syntheticIdentity, seedOf, prng } from "./identity.ts";
 export type { AnonymizeOptions, FaceInput } from "./render.ts";
@@ -19,4 +20,4 @@ export type { SmootherOptions } from "./smoothing.ts";
 export { reshape, faceFrame, faceOutline } from "./geometry.ts";
 export { delaunay, foldFreeWarp, warpImage } from "./warp.ts";
 export { IdentityCache, calibrateIdentity, CALIBRATION, warpFolds } from "./calibrate.ts";
-export type { CalibrationResult } from "./calibrate.ts";
+export type { CalibrationResult, CalibrationView } from "./calibrate.ts";
