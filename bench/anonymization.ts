@@ -25,11 +25,11 @@ export async function loadPhoto(name: string): Promise<Frame> {
   return { data, width: info.width, height: info.height, channels: 3 };
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const f3 = (x: number) => x.toFixed(3);
+export const f3 = (x: number) => x.toFixed(3);
 
 /** Anonymize every face of a photo (track id = face index) and measure each. */
 export async function measurePhoto(meter: FaceMeter, frame: Frame, faces: FaceMeasure[], options: AnonymizeOptions, calibrate: boolean) {

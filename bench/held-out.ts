@@ -20,13 +20,7 @@ import type { Frame } from "../compute/types.ts";
 import { FaceMeter, distance, type FaceMeasure } from "../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS } from "../compute/anonymize/render.ts";
 import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, embeddingDistance, humanSimilarity, l2normalize } from "../compute/anonymize/held-out.ts";
-import { TEST_PHOTOS, loadPhoto, measurePhoto } from "./anonymization.ts";
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const f3 = (x: number) => x.toFixed(3);
+import { TEST_PHOTOS, f3, loadPhoto, measurePhoto, median } from "./anonymization.ts";
 
 /** Spearman rank correlation (no tie correction; the distances are continuous). */
 function spearman(a: number[], b: number[]): number {
