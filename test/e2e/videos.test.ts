@@ -314,19 +314,20 @@ describe("video face-anonymization (the issue's three figures, through the Worke
     // `npx node bench/small-faces.ts 1,2,3,4,5` makes this measurement without the Worker (salts
     // fixed): still a face for 104 of 105 (min 0.46-0.76 per run; each new track's identity is
     // chosen on three of its frames), another person for 14-18 of 21 per run (min 0.42-0.51). The
-    // first two CI runs through the Worker (random salts): 21/21 and 19/21 still a face (min 0.67,
-    // 0.35), 12/21 and 17/21 another person (min 0.45, 0.45). The distance misses are mostly the
-    // tilted, laughing face, which stays 0.49 from the original even with a featureless face (the
-    // descriptor sees her hair, outline and pose). Jobs draw their own identities, so figures vary
-    // from run to run: these are regression bounds with margin.
+    // first three CI runs through the Worker (random salts): 21, 19 and 19 of 21 still a face (min
+    // 0.67, 0.35, 0.33), 12, 17 and 10 of 21 another person (min 0.45, 0.45, 0.47; median 0.62,
+    // 0.67, 0.59). The distance misses are mostly the tilted, laughing face, which stays 0.49 from
+    // the original even with a featureless face (the descriptor sees her hair, outline and pose).
+    // Jobs draw their own identities, so figures vary from run to run: these are regression
+    // bounds with margin.
     const frac = (xs: number[], t: number) => xs.filter((x) => x >= t).length / xs.length;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     expect(scores.length).toBeGreaterThanOrEqual(18);
     expect(frac(scores, 0.5)).toBeGreaterThanOrEqual(0.85);
     expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.25);
-    expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.4);
+    expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.35);
     expect(Math.min(...distances)).toBeGreaterThanOrEqual(0.35);
-    expect(median(distances)).toBeGreaterThanOrEqual(0.55);
+    expect(median(distances)).toBeGreaterThanOrEqual(0.52);
     expect(ratio).toBeLessThanOrEqual(1.2);
   });
 });
