@@ -1,17 +1,15 @@
 // One synthetic identity per track, and an optional closed-loop choice of it: when a track first
 // appears, render seeded candidate identities on a few of its frames and keep the first whose
 // face-api descriptor is at least `target` away from the original's on all of them while SSD still
-// finds the face (else the farthest one that is still found). Candidates escalate: candidate k moves the geometry
-// 1 + escalate * k times as far (within what the fold-free warp allows) and widens the texture
-// low-pass 1 + flattenEscalate * k times (less of the input's mid-scale shading survives), so a
+// finds the face (else the farthest one that is still found). Candidates escalate: candidate k
+// moves the geometry 1 + escalate * k times as far (within what the fold-free warp allows) and
+// widens the texture low-pass 1 + flattenEscalate * k times (less of the input's mid-scale shading survives), so a
 // face the first draws leave too close gets progressively more different, and only those faces pay
 // for it. The candidates are ordinary synthetic identities (no pixel-level adversarial tuning),
 // but the choice IS made with the same descriptor the identity figure is measured with: the
 // seed-only figure (bench/anonymization.ts, first block) is the unselected one.
 import type { Frame } from "../types.ts";
-import { iou } from "../models/geometry.ts";
 import type { FaceMeter } from "./evaluate.ts";
-import { distance } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
@@ -104,14 +102,9 @@ export async function calibrateIdentity(
   // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
   // view of it enough to mis-rank candidates: scores 0.2-0.3 on crops for faces found at 0.95).
   const originals = await Promise.all(views.map(async (v) => (await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor));
-  const measure = async (view: CalibrationView, original: Float32Array, identity: SyntheticIdentity) => {
-    const out = anonymizeFace(view.frame, view.face, identity, options);
-    const dets = await meter.detect(out, 0.05);
-    let hit: (typeof dets)[number] | undefined;
-    for (const d of dets) if (iou(d, view.face.box) >= 0.3 && (!hit || d.score > hit.score)) hit = d;
-    const [desc] = await meter.landmarker.describe(out, [hit ?? view.face.box]);
-    return { score: hit?.score ?? 0, distance: distance(desc.descriptor, original) };
-  };
+  // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor there).
+  const measure = async (view: CalibrationView, original: Float32Array, identity: SyntheticIdentity) =>
+    (await meter.compare(anonymizeFace(view.frame, view.face, identity, options), [{ ...view.face, descriptor: original, score: 1 }]))[0];
   const found = (x: CalibrationResult) => x.score >= minScore;
   let best: CalibrationResult | undefined;
   let tried = 0;

@@ -5,7 +5,7 @@
 // Landmarks are carried per track by the face's own pixel motion (FlowLandmarkTracker), steered
 // slowly towards each frame's detected landmarks: the detector's landmark error follows its box
 // from frame to frame, which no filter on the landmarks removes (bench/anonymization.ts: flicker
-// ratio 0.96 tracked, 2.29 One-Euro, 2.68 raw).
+// ratio 1.07 tracked, 2.60 One-Euro, 3.03 raw).
 // Frames are rendered CALIBRATION_WINDOW frames late: when a track first reaches the head of the
 // window, its identity is calibrated (calibrateIdentity: seeded candidates with escalating
 // geometry, the first whose face-api descriptor is far enough from the original's while SSD still
