@@ -15,9 +15,9 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { sharedModels } from "../compute/models/index.ts";
 import { objectRemovalVideo } from "../compute/pipelines/video/object-removal.ts";
-import { ffmpegPath, startMediaProcess } from "../compute/video/ffmpeg.ts";
-import { RawFrameReader } from "../compute/video/frames.ts";
+import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
+import { decodeFrames } from "../test/fixtures/frames.ts";
 import { makeRemovalVideo, personCutout } from "../test/fixtures/make-removal-video.ts";
 
 const CLIPS = [
@@ -32,15 +32,6 @@ async function floor(input: string, output: string): Promise<number> {
     child.on("close", (code) => (code === 0 ? ok() : fail(new Error(`ffmpeg exited ${code}`))));
   });
   return (performance.now() - started) / 1000;
-}
-
-async function decode(path: string, width: number, height: number): Promise<Buffer[]> {
-  const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdout: true });
-  const reader = new RawFrameReader(proc.child.stdout!, width * height * 3);
-  const frames: Buffer[] = [];
-  for (let f = await reader.next(); f; f = await reader.next()) frames.push(Buffer.from(f));
-  await proc.exited;
-  return frames;
 }
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
@@ -61,7 +52,7 @@ try {
     await processVideo(clip.path, out, { processor: objectRemovalVideo({ object_text: "person" } as never, models) });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpu0);
-    const frames = await decode(out, spec.width, spec.height);
+    const frames = (await decodeFrames(out)).map((f) => f.data);
     let se = 0, n = 0;
     for (let i = 0; i < clip.frames; i++) {
       const bg = clip.background(i).data, alpha = clip.objectAlpha(i).data;

@@ -6,24 +6,16 @@
 // A fixed salt makes a run reproducible (jobs draw a random one).
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { decodeFrames } from "../test/fixtures/frames.ts";
 import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
 import { processVideo } from "../compute/video/stream.ts";
 import { faceAnonymizationVideo } from "../compute/pipelines/video/face-anonymization.ts";
 import { sharedModels } from "../compute/models/index.ts";
 import { FaceMeter } from "../compute/anonymize/evaluate.ts";
-import { ffmpegPath } from "../compute/video/ffmpeg.ts";
-import type { Frame } from "../compute/types.ts";
 const W = 480, H = 270;
 const clip = join(tmpdir(), "obscura-small-faces.mp4");
 await makePanZoomVideo({ outPath: clip, width: W, height: H, fps: 15, seconds: 3 });
-function frames(path: string): Frame[] {
-  const raw = spawnSync(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { maxBuffer: 1 << 30 }).stdout;
-  const out: Frame[] = [];
-  for (let o = 0; o + W * H * 3 <= raw.length; o += W * H * 3) out.push({ data: raw.subarray(o, o + W * H * 3), width: W, height: H, channels: 3 });
-  return out;
-}
-const input = frames(clip);
+const input = await decodeFrames(clip);
 const output = join(tmpdir(), "obscura-small-faces-out.mp4");
 const models = sharedModels();
 const meter = new FaceMeter();
@@ -33,7 +25,7 @@ for (const salt of salts) {
   const t0 = performance.now();
   await processVideo(clip, output, { processor: faceAnonymizationVideo({ video_url: clip, is_watermark: false }, models, { salt }) });
   const secs = (performance.now() - t0) / 1000;
-  const out = frames(output);
+  const out = await decodeFrames(output);
   const s: number[] = [], d: number[] = [];
   const rows: string[] = [];
   for (let i = 0; i < input.length; i += 5) {

@@ -13,9 +13,7 @@ import type { FaceMeter } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
-import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, warpTargets } from "./render.ts";
-import type { Pt } from "./raster.ts";
-import { signedArea } from "./warp.ts";
+import { anonymizeFaces, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
 
 export class IdentityCache {
   private readonly ids = new Map<number | string, SyntheticIdentity>();
@@ -44,18 +42,6 @@ export class IdentityCache {
   }
 }
 
-/**
- * Whether the warp render.ts applies for this identity folds the face: some mesh triangle flips
- * orientation (the source is sampled mirrored there). warpTargets makes the warp fold-free, so
- * this is the check the tests run on it, and the number of landmarks it had to hold back.
- */
-export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): { folds: boolean; minScale: number } {
-  const { dst, ring, tris, minScale } = warpTargets(landmarks, identity, options);
-  const from = [...landmarks, ...ring];
-  const to = [...dst, ...ring];
-  return { folds: tris.some((t) => signedArea(from, t) * signedArea(to, t) <= 0), minScale };
-}
-
 /** The measured defaults (bench/anonymization.ts). */
 export const CALIBRATION = { candidates: 16, target: 0.66, minScore: 0.7, escalate: 0.15, flattenEscalate: 0.08 };
 
@@ -75,6 +61,22 @@ export interface CalibrationView {
   face: FaceInput;
 }
 
+export interface CalibrationOptions {
+  candidates?: number;
+  target?: number;
+  minScore?: number;
+  options?: AnonymizeOptions;
+  salt?: number;
+  escalate?: number;
+  flattenEscalate?: number;
+}
+
+/** A track to calibrate: its id and the frames it is measured on. */
+export interface CalibrationTrack {
+  trackId: number | string;
+  views: CalibrationView[];
+}
+
 /**
  * Choose the track's identity on one or more views of its face (frames of the same track: a video
  * passes a few spread over the track's first second, so the choice holds across the changes of
@@ -85,13 +87,19 @@ export interface CalibrationView {
  * pass and one landmark+descriptor pass per candidate and view measured; a candidate stops being
  * measured as soon as it fails a view or can no longer beat the best so far.
  */
-export async function calibrateIdentity(
-  meter: FaceMeter,
-  views: CalibrationView[],
-  trackId: number | string,
-  opts: { candidates?: number; target?: number; minScore?: number; options?: AnonymizeOptions; salt?: number; escalate?: number; flattenEscalate?: number } = {},
-): Promise<CalibrationResult> {
-  if (!views.length) throw new Error("calibrateIdentity needs at least one view of the face");
+export async function calibrateIdentity(meter: FaceMeter, views: CalibrationView[], trackId: number | string, opts: CalibrationOptions = {}): Promise<CalibrationResult> {
+  return (await calibrateIdentities(meter, [{ trackId, views }], opts)).get(trackId)!;
+}
+
+/**
+ * calibrateIdentity for several tracks at once (the faces that appear together, as at the start of
+ * a video). Each track's choice follows the same rule, but their candidates are measured together:
+ * in round k every track still choosing draws its candidate k into the same copy of each shared
+ * view frame, so one SSD pass serves all of them (SSD is most of the cost: about 0.7 s a pass on a
+ * 720p frame). Each face is then measured with the other faces replaced too, as the output shows
+ * it. Costs the most rounds any one track needs, instead of their sum.
+ */
+export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationTrack[], opts: CalibrationOptions = {}): Promise<Map<number | string, CalibrationResult>> {
   const candidates = opts.candidates ?? CALIBRATION.candidates;
   const target = opts.target ?? CALIBRATION.target;
   const escalate = opts.escalate ?? CALIBRATION.escalate;
@@ -99,32 +107,55 @@ export async function calibrateIdentity(
   const base = opts.salt ?? 0;
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   const options = opts.options ?? DEFAULT_ANONYMIZE_OPTIONS;
-  // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
-  // view of it enough to mis-rank candidates: scores 0.2-0.3 on crops for faces found at 0.95).
-  const originals = await Promise.all(views.map(async (v) => (await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor));
-  // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor there).
-  const measure = async (view: CalibrationView, original: Float32Array, identity: SyntheticIdentity) =>
-    (await meter.compare(anonymizeFace(view.frame, view.face, identity, options), [{ ...view.face, descriptor: original, score: 1 }]))[0];
   const found = (x: CalibrationResult) => x.score >= minScore;
-  let best: CalibrationResult | undefined;
-  let tried = 0;
+  const states = await Promise.all(tracks.map(async (t) => {
+    if (!t.views.length) throw new Error(`calibrateIdentity needs at least one view of track ${t.trackId}`);
+    // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
+    // view of it enough to mis-rank candidates: scores 0.2-0.3 on crops for faces found at 0.95).
+    const originals: Float32Array[] = [];
+    for (const v of t.views) originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
+    return { ...t, originals, best: undefined as CalibrationResult | undefined, done: false, tried: 0 };
+  }));
   for (let k = 0; k < candidates; k++) {
-    // Let timers run between candidates (job heartbeats, progress): the measuring is CPU-bound.
+    const round = states.filter((t) => !t.done);
+    if (!round.length) break;
+    // Let timers run between rounds (job heartbeats, progress): the measuring is CPU-bound.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    tried++;
     const salt = base + k;
-    const identity = syntheticIdentity(trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
-    const res: CalibrationResult = { identity, salt, distance: Infinity, score: Infinity, tried };
-    for (const [i, view] of views.entries()) {
-      const m = await measure(view, originals[i], identity);
-      res.distance = Math.min(res.distance, m.distance);
-      res.score = Math.min(res.score, m.score);
-      // Stop measuring once this candidate has failed a view (it can still be the fallback on
-      // what it was measured on) or cannot beat the best found candidate any more.
-      if (!found(res) || (res.distance < target && best && found(best) && res.distance <= best.distance)) break;
+    const trials = round.map((t) => {
+      t.tried++;
+      const identity = syntheticIdentity(t.trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
+      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, tried: t.tried } as CalibrationResult, measuring: true };
+    });
+    for (let i = 0; trials.some((x) => x.measuring && i < x.track.views.length); i++) {
+      // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor
+      // there), once per distinct frame among this view of the trials still measuring.
+      const byFrame = new Map<Frame, typeof trials>();
+      for (const x of trials) {
+        if (!x.measuring || i >= x.track.views.length) continue;
+        const frame = x.track.views[i].frame;
+        byFrame.set(frame, [...(byFrame.get(frame) ?? []), x]);
+      }
+      for (const [frame, group] of byFrame) {
+        const faces = group.map((x) => ({ ...x.track.views[i].face, trackId: x.track.trackId }));
+        const identityOf = new Map(group.map((x) => [x.track.trackId, x.res.identity]));
+        const drawn = anonymizeFaces(frame, faces, (id) => identityOf.get(id)!, options);
+        const scores = await meter.compare(drawn, group.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })));
+        for (const [j, x] of group.entries()) {
+          const { res, track } = x;
+          res.distance = Math.min(res.distance, scores[j].distance);
+          res.score = Math.min(res.score, scores[j].score);
+          // Stop measuring once this candidate has failed a view (it can still be the fallback on
+          // what it was measured on) or cannot beat the best found candidate any more.
+          if (!found(res) || (res.distance < target && track.best && found(track.best) && res.distance <= track.best.distance)) x.measuring = false;
+        }
+      }
     }
-    if (!best || (found(res) && (!found(best) || res.distance > best.distance)) || (!found(best) && !found(res) && res.score > best.score)) best = res;
-    if (found(res) && res.distance >= target) break;
+    for (const { track: t, res } of trials) {
+      const best = t.best;
+      if (!best || (found(res) && (!found(best) || res.distance > best.distance)) || (!found(best) && !found(res) && res.score > best.score)) t.best = res;
+      if (found(res) && res.distance >= target) t.done = true;
+    }
   }
-  return { ...best!, tried };
+  return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried }]));
 }

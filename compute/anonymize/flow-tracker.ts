@@ -21,6 +21,7 @@
 // bench/anonymization.ts, seed identity): flicker ratio 0.96 against 2.29 One-Euro and 2.68 raw
 // (true landmarks: 0.78); about 2-3 ms per face per frame.
 import type { Frame } from "../types.ts";
+import { halveGrey } from "../effects/downsample.ts";
 import { faceFrame, toFace, toImage, mean, range, BROW_L, BROW_R, JAW } from "./geometry.ts";
 import type { Pt } from "./raster.ts";
 
@@ -366,7 +367,7 @@ function makeTemplate(levels: Level[], geom: RoiGeom, pts: Pt[]): Template {
     }
   }
   const mask: Float32Array[] = [base];
-  for (let l = 1; l < levels.length; l++) mask.push(halve(mask[l - 1], levels[l - 1].w, levels[l - 1].h));
+  for (let l = 1; l < levels.length; l++) mask.push(halveGrey(mask[l - 1], levels[l - 1].w, levels[l - 1].h));
   const gx: Float32Array[] = [];
   const gy: Float32Array[] = [];
   for (let l = 0; l < levels.length; l++) {
@@ -391,19 +392,6 @@ function makeTemplate(levels: Level[], geom: RoiGeom, pts: Pt[]): Template {
     gy.push(ay);
   }
   return { geom, levels, mask, gx, gy };
-}
-
-/** 2x2 average (odd last row/column dropped). */
-function halve(src: Float32Array, w: number, h: number): Float32Array {
-  const w2 = w >> 1;
-  const h2 = h >> 1;
-  const out = new Float32Array(w2 * h2);
-  for (let j = 0; j < h2; j++) {
-    const a = 2 * j * w;
-    const b = a + w;
-    for (let i = 0; i < w2; i++) out[j * w2 + i] = (src[a + 2 * i] + src[a + 2 * i + 1] + src[b + 2 * i] + src[b + 2 * i + 1]) / 4;
-  }
-  return out;
 }
 
 /**
@@ -487,7 +475,7 @@ function pyramid(frame: Frame, g: RoiGeom, nLevels: number, scratch: Scratch): L
     }
     const s = 1 << l;
     // Level pixel i covers base pixels s*i .. s*i + s - 1: its centre is base (i + 0.5) s - 0.5.
-    levels.push({ w: w2, h: h2, img: halve(P.img, P.w, P.h), valid: v, cx: ((w - 1) / 2 + 0.5) / s - 0.5, cy: ((h - 1) / 2 + 0.5) / s - 0.5 });
+    levels.push({ w: w2, h: h2, img: halveGrey(P.img, P.w, P.h), valid: v, cx: ((w - 1) / 2 + 0.5) / s - 0.5, cy: ((h - 1) / 2 + 0.5) / s - 0.5 });
   }
   return levels;
 }

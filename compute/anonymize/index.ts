@@ -12,12 +12,12 @@
 export type { SyntheticIdentity, IdentityOptions } from "./identity.ts";
 export { syntheticIdentity, seedOf, prng } from "./identity.ts";
 export type { AnonymizeOptions, FaceInput } from "./render.ts";
-export { anonymizeFace, anonymizeFaces, anonymizeFaceInPlace, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
+export { anonymizeFace, anonymizeFaces, anonymizeFaceInPlace, warpFolds, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
 export { LandmarkSmoother, DEFAULT_SMOOTHER_OPTIONS } from "./smoothing.ts";
 export { FlowLandmarkTracker, DEFAULT_FLOW_TRACKER_OPTIONS } from "./flow-tracker.ts";
 export type { FlowTrackerOptions } from "./flow-tracker.ts";
 export type { SmootherOptions } from "./smoothing.ts";
 export { reshape, faceFrame, faceOutline } from "./geometry.ts";
 export { delaunay, foldFreeWarp, warpImage } from "./warp.ts";
-export { IdentityCache, calibrateIdentity, CALIBRATION, warpFolds } from "./calibrate.ts";
-export type { CalibrationResult, CalibrationView } from "./calibrate.ts";
+export { IdentityCache, calibrateIdentity, calibrateIdentities, CALIBRATION } from "./calibrate.ts";
+export type { CalibrationOptions, CalibrationResult, CalibrationTrack, CalibrationView } from "./calibrate.ts";

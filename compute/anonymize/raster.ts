@@ -82,33 +82,37 @@ export function sample(img: FloatImage, x: number, y: number, out: Float32Array,
   }
 }
 
-// One horizontal + vertical box pass of radius r over `ch` interleaved channels (edge-clamped).
-function boxPass(src: Float32Array, dst: Float32Array, w: number, h: number, ch: number, r: number): void {
-  const tmp = new Float32Array(src.length);
+// One horizontal + vertical box pass of radius r over `ch` interleaved channels (edge-clamped),
+// in place (`tmp` is scratch of the same length). The vertical pass walks rows with one running sum
+// per column instead of walking columns: same sums, but memory is read in order.
+function boxPass(buf: Float32Array, tmp: Float32Array, w: number, h: number, ch: number, r: number): void {
   const n = 2 * r + 1;
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let k = 0; k < ch; k++) {
       let acc = 0;
-      for (let i = -r; i <= r; i++) acc += src[(row + Math.min(w - 1, Math.max(0, i))) * ch + k];
+      for (let i = -r; i <= r; i++) acc += buf[(row + Math.min(w - 1, Math.max(0, i))) * ch + k];
       for (let x = 0; x < w; x++) {
         tmp[(row + x) * ch + k] = acc / n;
         const add = Math.min(w - 1, x + r + 1);
         const sub = Math.max(0, x - r);
-        acc += src[(row + add) * ch + k] - src[(row + sub) * ch + k];
+        acc += buf[(row + add) * ch + k] - buf[(row + sub) * ch + k];
       }
     }
   }
-  for (let x = 0; x < w; x++) {
-    for (let k = 0; k < ch; k++) {
-      let acc = 0;
-      for (let i = -r; i <= r; i++) acc += tmp[(Math.min(h - 1, Math.max(0, i)) * w + x) * ch + k];
-      for (let y = 0; y < h; y++) {
-        dst[(y * w + x) * ch + k] = acc / n;
-        const add = Math.min(h - 1, y + r + 1);
-        const sub = Math.max(0, y - r);
-        acc += tmp[(add * w + x) * ch + k] - tmp[(sub * w + x) * ch + k];
-      }
+  const stride = w * ch;
+  const acc = new Float64Array(stride);
+  for (let i = -r; i <= r; i++) {
+    const o = Math.min(h - 1, Math.max(0, i)) * stride;
+    for (let c = 0; c < stride; c++) acc[c] += tmp[o + c];
+  }
+  for (let y = 0; y < h; y++) {
+    const o = y * stride;
+    const add = Math.min(h - 1, y + r + 1) * stride;
+    const sub = Math.max(0, y - r) * stride;
+    for (let c = 0; c < stride; c++) {
+      buf[o + c] = acc[c] / n;
+      acc[c] += tmp[add + c] - tmp[sub + c];
     }
   }
 }
@@ -119,7 +123,8 @@ export function blurData(data: Float32Array, w: number, h: number, ch: number, s
   if (sigma < 0.5) return out;
   // Three box passes of width n approximate a Gaussian with sigma^2 = 3 (n^2 - 1) / 12.
   const r = Math.max(1, Math.round((Math.sqrt(4 * sigma * sigma + 1) - 1) / 2));
-  for (let p = 0; p < 3; p++) boxPass(out, out, w, h, ch, r);
+  const tmp = new Float32Array(out.length);
+  for (let p = 0; p < 3; p++) boxPass(out, tmp, w, h, ch, r);
   return out;
 }
 
@@ -167,14 +172,36 @@ export function fillPolygon(target: Plane, poly: Pt[], soft = 1, grow = 0, stren
   const ya = Math.max(0, Math.floor(Math.min(...ys) - pad));
   const yb = Math.min(target.height - 1, Math.ceil(Math.max(...ys) + pad));
   const half = Math.max(0.5, soft / 2);
+  // Coverage is 1 or 0 wherever the edge is farther than `reach`: only pixels near some edge need
+  // distances, and only to the edges near them; the rest is inside/outside by the row's crossings.
+  const reach = half + Math.abs(grow) + 0.5;
+  const edges = poly.map((q, i) => {
+    const p = poly[(i + poly.length - 1) % poly.length];
+    return { p, q, x0: Math.min(p.x, q.x) - reach, x1: Math.max(p.x, q.x) + reach, y0: Math.min(p.y, q.y) - reach, y1: Math.max(p.y, q.y) + reach };
+  });
+  const crossings: number[] = [];
+  const near: typeof edges = [];
   for (let y = ya; y <= yb; y++) {
+    const py = y + 0.5;
+    // Where the row crosses the outline (the even-odd rule of inside(): x < crossing toggles).
+    crossings.length = 0;
+    for (const { p: a, q: b } of edges) if (a.y > py !== b.y > py) crossings.push(((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x);
+    crossings.sort((u, v) => u - v);
+    near.length = 0;
+    for (const e of edges) if (py >= e.y0 && py <= e.y1) near.push(e);
+    let passed = 0; // crossings at or left of px
     for (let x = xa; x <= xb; x++) {
       const px = x + 0.5;
-      const py = y + 0.5;
+      while (passed < crossings.length && crossings[passed] <= px) passed++;
+      const isInside = (crossings.length - passed) % 2 === 1;
       let d2 = Infinity;
-      for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) d2 = Math.min(d2, segDist2(px, py, poly[j], poly[i]));
-      const d = (inside(px, py, poly) ? -Math.sqrt(d2) : Math.sqrt(d2)) - grow;
-      const a = Math.min(1, Math.max(0, 0.5 - d / (2 * half))) * strength;
+      for (const e of near) if (px >= e.x0 && px <= e.x1) d2 = Math.min(d2, segDist2(px, py, e.p, e.q));
+      let a: number;
+      if (d2 === Infinity) a = isInside ? strength : 0;
+      else {
+        const d = (isInside ? -Math.sqrt(d2) : Math.sqrt(d2)) - grow;
+        a = Math.min(1, Math.max(0, 0.5 - d / (2 * half))) * strength;
+      }
       const idx = y * target.width + x;
       if (a > target.data[idx]) target.data[idx] = a;
     }

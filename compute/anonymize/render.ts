@@ -19,7 +19,7 @@ import { toFace } from "./geometry.ts";
 import type { TextureOptions } from "./texture.ts";
 import { retexture } from "./texture.ts";
 import type { Triangle } from "./warp.ts";
-import { delaunay, foldFreeWarp, warpImage } from "./warp.ts";
+import { delaunay, foldFreeWarp, signedArea, warpImage } from "./warp.ts";
 
 /** A face to anonymize: its box and its 68 landmarks (iBUG order), in frame pixels. */
 export interface FaceInput {
@@ -69,6 +69,18 @@ export function warpTargets(src: Pt[], identity: SyntheticIdentity, options: Ano
   });
   const warp = foldFreeWarp([...src, ...ring], [...wanted, ...ring], src.length);
   return { dst: warp.to.slice(0, src.length), ring, tris: warp.tris, minScale: warp.minScale };
+}
+
+/**
+ * Whether the warp anonymizeFace applies for this identity folds the face: some mesh triangle flips
+ * orientation (the source is sampled mirrored there). warpTargets makes the warp fold-free, so
+ * this is the check the tests run on it, and the number of landmarks it had to hold back.
+ */
+export function warpFolds(landmarks: Pt[], identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): { folds: boolean; minScale: number } {
+  const { dst, ring, tris, minScale } = warpTargets(landmarks, identity, options);
+  const from = [...landmarks, ...ring];
+  const to = [...dst, ...ring];
+  return { folds: tris.some((t) => signedArea(from, t) * signedArea(to, t) <= 0), minScale };
 }
 
 /** Returns a new frame with this face replaced (the input frame is not modified). */

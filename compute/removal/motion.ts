@@ -7,6 +7,7 @@
 // leaves a large residual (a cut, a zoom, a shaky hand-held shot), the caller treats the pair as
 // unaligned and does not propagate pixels across it.
 import type { Frame, Mask } from "../types.ts";
+import { halveGrey } from "../effects/downsample.ts";
 
 /** One level of the pyramid: grey values and which pixels may be compared (not under the mask). */
 export interface Level {
@@ -50,16 +51,14 @@ export function pyramid(frame: Frame, mask: Mask | null): Level[] {
 
 function halve(l: Level): Level {
   const w = l.width >> 1, h = l.height >> 1;
-  const gray = new Float32Array(w * h);
   const valid = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const a = 2 * y * l.width + 2 * x, b = a + l.width;
-      gray[y * w + x] = (l.gray[a] + l.gray[a + 1] + l.gray[b] + l.gray[b + 1]) / 4;
       valid[y * w + x] = l.valid[a] & l.valid[a + 1] & l.valid[b] & l.valid[b + 1];
     }
   }
-  return { gray, valid, width: w, height: h };
+  return { gray: halveGrey(l.gray, l.width, l.height), valid, width: w, height: h };
 }
 
 // Mean capped squared difference of b(p) vs a(p + d) over a grid with `step`, and the count.

@@ -26,11 +26,13 @@ export type FrameProcessor = (frame: Frame, index: number) => Promise<Frame>;
  * continuing where its previous return stopped. It may return fewer frames than it was given
  * (holding the rest back) but never more than it has received in total; `flush` returns every
  * frame still held back at the end. The pipeline checks that every frame comes back exactly once.
+ * `close` releases what the processor holds (threads), after success or failure alike.
  */
 export interface ChunkProcessor {
   readonly chunkSize: number;
   processChunk(frames: Frame[], startIndex: number): Promise<Frame[]>;
   flush?(): Promise<Frame[]>;
+  close?(): Promise<void> | void;
 }
 
 export interface EncoderSettings {
@@ -193,6 +195,7 @@ export async function processVideo(inputPath: string, outputPath: string, option
     throw signal?.aborted ? signal.reason : error;
   } finally {
     signal?.removeEventListener("abort", onAbort);
+    await processor.close?.();
     // Wait for the children to be gone before deleting the dir they write into.
     await Promise.all([decoder?.exited, encoderProc?.exited]);
     await rm(workDir, { recursive: true, force: true });

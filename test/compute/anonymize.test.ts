@@ -17,8 +17,8 @@
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
-import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces } from "../../compute/anonymize/render.ts";
-import { CALIBRATION, IdentityCache, warpFolds } from "../../compute/anonymize/calibrate.ts";
+import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds } from "../../compute/anonymize/render.ts";
+import { CALIBRATION, IdentityCache } from "../../compute/anonymize/calibrate.ts";
 import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";

@@ -16,10 +16,10 @@ import { inpaint } from "../../compute/removal/inpaint.ts";
 import { estimateTranslation, pyramid } from "../../compute/removal/motion.ts";
 import { parseBackgroundHint } from "../../compute/removal/prompt-bg.ts";
 import type { Frame, Mask } from "../../compute/types.ts";
-import { ffmpegPath, ffprobePath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
-import { RawFrameReader } from "../../compute/video/frames.ts";
+import { ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
+import { decodeFrames } from "../fixtures/frames.ts";
 import { makeRemovalVideo, personCutout, type Cutout, type RemovalClip } from "../fixtures/make-removal-video.ts";
 import { loadPhoto } from "./photos.ts";
 
@@ -35,16 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-async function decode(path: string): Promise<Buffer[]> {
-  const info = await probeVideo(path);
-  const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdout: true });
-  const reader = new RawFrameReader(proc.child.stdout!, info.width * info.height * 3);
-  const frames: Buffer[] = [];
-  for (let f = await reader.next(); f; f = await reader.next()) frames.push(Buffer.from(f));
-  expect(await proc.exited).toBe(0);
-  return frames;
-}
 
 const db = (se: number, n: number) => (se === 0 ? 99 : 10 * Math.log10((255 * 255) / (se / n)));
 
@@ -67,7 +57,7 @@ async function removeFrom(name: string, pan: number, seconds: number): Promise<R
   const started = performance.now();
   await processVideo(clip.path, outputPath, { processor });
   const elapsed = (performance.now() - started) / 1000;
-  return { clip, input: await decode(clip.path), output: await decode(outputPath), masks, outputPath, seconds: elapsed };
+  return { clip, input: (await decodeFrames(clip.path)).map((f) => f.data), output: (await decodeFrames(outputPath)).map((f) => f.data), masks, outputPath, seconds: elapsed };
 }
 
 /** PSNR (dB) over every pixel the person covered (alpha > 0), all frames pooled, and the worst frame. */

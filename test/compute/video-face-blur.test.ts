@@ -19,12 +19,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Box, Frame } from "../../compute/types.ts";
 import { createModels } from "../../compute/models/index.ts";
 import { faceBlurVideo } from "../../compute/pipelines/video/face-blur.ts";
-import { ffmpegPath, ffprobePath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
-import { RawFrameReader } from "../../compute/video/frames.ts";
+import { ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
-import type { VideoInfo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { FrameCoverage } from "../../compute/video/tracker.ts";
+import { decodeFrames } from "../fixtures/frames.ts";
 import { makePanZoomVideo, panZoomRects, photoBoxInFrame } from "../fixtures/make-video.ts";
 import type { PhotoRect } from "../fixtures/make-video.ts";
 import { faceBoxes, PHOTOS } from "./photos.ts";
@@ -44,15 +43,6 @@ let inFrames: Buffer[];
 let outFrames: Buffer[];
 let coverages: FrameCoverage[] = [];
 let seconds = 0;
-
-async function decodeAll(path: string, info: VideoInfo): Promise<Buffer[]> {
-  const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdout: true });
-  const reader = new RawFrameReader(proc.child.stdout!, info.width * info.height * 3);
-  const frames: Buffer[] = [];
-  for (let f = await reader.next(); f; f = await reader.next()) frames.push(Buffer.from(f));
-  expect(await proc.exited).toBe(0);
-  return frames;
-}
 
 const asFrame = (data: Buffer): Frame => ({ data, width: W, height: H, channels: 3 });
 
@@ -99,8 +89,8 @@ beforeAll(async () => {
   });
   seconds = (performance.now() - t0) / 1000;
   const info = await probeVideo(input);
-  inFrames = await decodeAll(input, info);
-  outFrames = await decodeAll(output, await probeVideo(output));
+  inFrames = (await decodeFrames(input)).map((f) => f.data);
+  outFrames = (await decodeFrames(output)).map((f) => f.data);
 }, 600_000);
 
 afterAll(async () => {

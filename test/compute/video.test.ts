@@ -8,12 +8,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../schema/errors.ts";
 import type { Frame } from "../../compute/types.ts";
-import { ffmpegPath, ffprobePath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
-import { RawFrameReader } from "../../compute/video/frames.ts";
+import { ffmpegPath, ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
-import type { VideoInfo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
+import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
 import { makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
 
 let dir: string;
@@ -29,23 +28,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-/** Decode a video to upright rgb24 frames, one at a time. */
-async function forEachFrame(path: string, info: VideoInfo, visit: (frame: Buffer, index: number) => void): Promise<number> {
-  const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdout: true });
-  const reader = new RawFrameReader(proc.child.stdout!, info.width * info.height * 3);
-  let index = 0;
-  for (let frame = await reader.next(); frame; frame = await reader.next()) visit(frame, index++);
-  expect(await proc.exited).toBe(0);
-  return index;
-}
-
-async function decodeAll(path: string): Promise<Buffer[]> {
-  const info = await probeVideo(path);
-  const frames: Buffer[] = [];
-  await forEachFrame(path, info, (f) => frames.push(f));
-  return frames;
-}
 
 function psnr(a: Buffer, b: Buffer): number {
   let sum = 0;
@@ -163,7 +145,7 @@ describe("processVideo", () => {
     expect(progress.at(-1)).toBe(100);
     expect([...progress].sort((a, b) => a - b)).toEqual(progress);
     // Same picture: decoding the input and the output gives near-identical frames.
-    const [a, b] = await Promise.all([decodeAll(clip), decodeAll(out)]);
+    const [a, b] = (await Promise.all([decodeFrames(clip), decodeFrames(out)])).map((v) => v.map((f) => f.data));
     expect(b.length).toBe(a.length);
     const worst = Math.min(...a.map((f, i) => psnr(f, b[i])));
     expect(worst).toBeGreaterThan(32);
@@ -186,7 +168,7 @@ describe("processVideo", () => {
     await processVideo(clip, out, { processor });
     const info = await probeVideo(out);
     const seen: number[] = [];
-    const count = await forEachFrame(out, info, (data, i) => {
+    const count = await forEachFrame(out, ({ data }, i) => {
       const marks = readMarks(data, info.width);
       seen.push(marks.index);
       expect(marks.squareAtOwnPlace(i), `square in frame ${i}`).toBe(hasSquare(i));
@@ -209,7 +191,7 @@ describe("processVideo", () => {
     expect([...sizes]).toEqual(["640x360"]);
     const info = await probeVideo(out);
     expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 640, codedHeight: 360, rotation: 0, frameCount: 125, audioCodec: "aac" });
-    const [upright, result] = await Promise.all([decodeAll(clip), decodeAll(out)]);
+    const [upright, result] = (await Promise.all([decodeFrames(clip), decodeFrames(out)])).map((v) => v.map((f) => f.data));
     const mean = result.reduce((s, f, i) => s + psnr(f, upright[i]), 0) / result.length;
     expect(mean).toBeGreaterThan(30);
   });

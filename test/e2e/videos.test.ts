@@ -11,8 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Box, Detection, Frame } from "../../compute/types.ts";
-import { ffmpegPath, ffprobePath } from "../../compute/video/ffmpeg.ts";
+import { ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { FACE_BLUR_MODES, FEATURES, priceOf } from "../../schema/features.ts";
+import { decodeFrames, meanAbsDiff } from "../fixtures/frames.ts";
 import { makePanZoomVideo, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { outside, psnr, sharpness } from "../compute/photos.ts";
 import { api, creditDelta, credits, download, expectError, expectJson, featureAccount, multipart, upload, waitForJob, type TestAccount } from "./helpers.ts";
@@ -46,15 +47,6 @@ async function run(binary: string, args: string[]): Promise<Buffer> {
 async function probe(path: string): Promise<{ video: StreamInfo; audio?: StreamInfo; duration: number }> {
   const json = JSON.parse((await run(ffprobePath(), ["-v", "error", "-count_frames", "-show_streams", "-show_format", "-of", "json", path])).toString()) as { streams: StreamInfo[]; format: { duration: string } };
   return { video: json.streams.find((s) => s.codec_type === "video")!, audio: json.streams.find((s) => s.codec_type === "audio"), duration: Number(json.format.duration) };
-}
-
-/** Every frame of a video, upright, as RGB. */
-async function frames(path: string, width = W, height = H): Promise<Frame[]> {
-  const raw = await run(ffmpegPath(), ["-v", "error", "-i", path, "-map", "0:v:0", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"]);
-  const size = width * height * 3;
-  const out: Frame[] = [];
-  for (let o = 0; o + size <= raw.length; o += size) out.push({ data: raw.subarray(o, o + size), width, height, channels: 3 });
-  return out;
 }
 
 const videoFeature = (slug: string) => FEATURES.find((f) => f.id === `video.${slug}`)!;
@@ -93,7 +85,7 @@ async function runVideo(slug: string, params: Record<string, unknown>, opts: { w
   expect(Math.abs(Number(outInfo.video.duration) - Number(inInfo.video.duration))).toBeLessThanOrEqual(1 / FPS + 1e-3);
   expect(outInfo.audio).toBeDefined();
   expect(Math.abs(Number(outInfo.audio!.duration) - Number(inInfo.audio!.duration))).toBeLessThan(0.1);
-  const outFrames = await frames(output);
+  const outFrames = await decodeFrames(output);
   expect(outFrames.length).toBe(FRAMES);
   return { output, outFrames, jobId: job.job_id };
 }
@@ -111,23 +103,11 @@ function meanRgb(f: Frame, b: Box): [number, number, number] {
   return s.map((v) => v / n) as [number, number, number];
 }
 
-/** Mean absolute difference of two frames over a box (all channels). */
-function meanAbsDiff(a: Frame, b: Frame, box: Box): number {
-  let s = 0, n = 0;
-  for (let y = Math.max(0, Math.round(box.y)); y < Math.min(a.height, Math.round(box.y + box.height)); y++) {
-    for (let x = Math.max(0, Math.round(box.x)); x < Math.min(a.width, Math.round(box.x + box.width)); x++) {
-      for (let c = 0; c < 3; c++) s += Math.abs(a.data[(y * a.width + x) * 3 + c]! - b.data[(y * b.width + x) * 3 + c]!);
-      n += 3;
-    }
-  }
-  return n ? s / n : 0;
-}
-
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "obscura-e2e-video-"));
   clipPath = await makePanZoomVideo({ outPath: join(dir, "clip.mp4"), width: W, height: H, fps: FPS, seconds: SECONDS });
   clip = await readFile(clipPath);
-  inputFrames = await frames(clipPath);
+  inputFrames = await decodeFrames(clipPath);
   expect(inputFrames.length).toBe(FRAMES);
   const { SsdFaceModel } = await import("../../compute/models/face-ssd.ts");
   const { frameToTensor } = await import("../../compute/models/runtime/tfjs.ts");
@@ -348,8 +328,8 @@ describe("video object-removal (through the Worker, against the true background)
     expect(await creditDelta(account, before)).toMatchObject({ spent: price, available: price, reserved: 0 });
     const output = join(dir, "removal-out.mp4");
     await writeFile(output, (await download(done.result_url!)).bytes);
-    const out = await frames(output);
-    const input = await frames(clipInfo.path);
+    const out = await decodeFrames(output);
+    const input = await decodeFrames(clipInfo.path);
     expect(out.length).toBe(clipInfo.frames);
     // PSNR over exactly the pixels the person covered, pooled over all frames.
     let se = 0, n = 0, seIn = 0;

@@ -131,7 +131,7 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
       body = { is_nsfw: verdict.is_nsfw, score: verdict.score };
     } else {
       const contentType = res.headers.get("content-type") ?? "application/octet-stream";
-      body = { result_url: await storeResult(c.env, origin, { body: await res.arrayBuffer(), contentType, metadata: { accountId: account.id } }) };
+      body = { result_url: (await storeResult(c.env, origin, { body: await res.arrayBuffer(), contentType, metadata: { accountId: account.id } })).url };
     }
     await captureReservation(c.env.DB, reservation);
     return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);

@@ -12,7 +12,7 @@ import { createDb } from "../services/db.ts";
 import { createApiKey, revokeApiKey } from "../services/keys.ts";
 import { grantCredits } from "../services/ledger.ts";
 import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
-import { INTERNAL_MEDIA_PATH, discardResult, storeResult } from "../services/results.ts";
+import { INTERNAL_MEDIA_PATH, discardResult, storeResult, type StoredResult } from "../services/results.ts";
 import type { JobState } from "../durable/job.ts";
 
 async function verifySigned(c: Context<AppEnv>, bodyHash: string): Promise<void> {
@@ -54,9 +54,9 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
     const contentType = c.req.header("content-type") ?? "application/octet-stream";
     const length = Number(c.req.header("content-length"));
     if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", "The result needs a body with Content-Length.");
-    let resultUrl: string;
+    let result: StoredResult;
     try {
-      resultUrl = await storeResult(c.env, job.origin, {
+      result = await storeResult(c.env, job.origin, {
         body: c.req.raw.body,
         length,
         contentType,
@@ -69,10 +69,10 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
       throw err;
     }
     const duration = c.req.header(RESULT_DURATION_HEADER);
-    if (!(await stub.complete(resultUrl, duration ? Number(duration) : undefined))) {
+    if (!(await stub.complete(result.url, duration ? Number(duration) : undefined))) {
       // Another result (or a failure) settled the job while this one was uploading: the object
       // just written belongs to nothing, so it goes.
-      await discardResult(c.env, resultUrl);
+      await discardResult(c.env, result);
       throw new ApiError("job_not_found", "No running job with this id.");
     }
     return c.json({ success: true });

@@ -23,21 +23,28 @@ export interface ResultInput {
 /** The R2 key of the result named `name` (the last segment of its URL). */
 export const resultObjectKey = (name: string) => `results/${name}`;
 
-/** Deletes a stored result by its URL (a result that ended up belonging to nothing). */
-export async function discardResult(env: Env, url: string): Promise<void> {
-  await env.MEDIA.delete(resultObjectKey(url.slice(url.lastIndexOf("/") + 1)));
+/** A result in R2: its public URL and its object key. */
+export interface StoredResult {
+  url: string;
+  key: string;
 }
 
-/** Stores a result in R2 under an unguessable name and returns its public URL. */
-export async function storeResult(env: Env, origin: string, input: ResultInput): Promise<string> {
+/** Deletes a stored result (one that ended up belonging to nothing). */
+export async function discardResult(env: Env, result: StoredResult): Promise<void> {
+  await env.MEDIA.delete(result.key);
+}
+
+/** Stores a result in R2 under an unguessable name. */
+export async function storeResult(env: Env, origin: string, input: ResultInput): Promise<StoredResult> {
   const name = `${randomId(16)}.${EXTENSIONS[input.contentType] ?? "bin"}`;
+  const key = resultObjectKey(name);
   const value = input.body instanceof ReadableStream && input.length !== undefined ? input.body.pipeThrough(new FixedLengthStream(input.length)) : input.body;
-  await env.MEDIA.put(resultObjectKey(name), value as ReadableStream, {
+  await env.MEDIA.put(key, value as ReadableStream, {
     httpMetadata: { contentType: input.contentType },
     customMetadata: input.metadata,
     ...(input.sha256 ? { sha256: input.sha256 } : {}),
   });
-  return `${origin}${RESULT_PATH}${name}`;
+  return { url: `${origin}${RESULT_PATH}${name}`, key };
 }
 
 /** The URL compute fetches a piece of media from: a signed Worker URL for uploads, else the URL. */

@@ -30,5 +30,6 @@ export function withWatermark(processor: ChunkProcessor): ChunkProcessor {
       return (await processor.processChunk(frames, startIndex)).map(drawWatermark);
     },
     ...(processor.flush ? { flush: async () => (await processor.flush!()).map(drawWatermark) } : {}),
+    ...(processor.close ? { close: () => processor.close!() } : {}),
   };
 }

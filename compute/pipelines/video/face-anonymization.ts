@@ -6,18 +6,22 @@
 // slowly towards each frame's detected landmarks: the detector's landmark error follows its box
 // from frame to frame, which no filter on the landmarks removes (bench/anonymization.ts: flicker
 // ratio 1.07 tracked, 2.60 One-Euro, 3.03 raw).
+// Faces are drawn on a worker thread (FaceRenderer), so a chunk's drawing overlaps the next chunk's
+// detection and landmarks: a call returns the frames drawn from the previous call.
 // Frames are rendered CALIBRATION_WINDOW frames late: when a track first reaches the head of the
-// window, its identity is calibrated (calibrateIdentity: seeded candidates with escalating
+// window, its identity is calibrated (calibrateIdentities: seeded candidates with escalating
 // geometry, the first whose face-api descriptor is far enough from the original's while SSD still
-// finds the face) on up to CALIBRATION_VIEWS of its frames spread over the window, so the choice
+// finds the face; the tracks that start on the same frame are measured together, in the same
+// frames) on up to CALIBRATION_VIEWS of its frames spread over the window, so the choice
 // holds while the face turns, zooms and changes expression, and no frame is ever drawn with an
 // identity that is later replaced.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
 import type { Frame } from "../../types.ts";
-import { anonymizeFaces, calibrateIdentity, FlowLandmarkTracker, IdentityCache, type CalibrationView, type FaceInput } from "../../anonymize/index.ts";
+import { calibrateIdentities, FlowLandmarkTracker, IdentityCache, type CalibrationView, type FaceInput } from "../../anonymize/index.ts";
 import { FaceMeter } from "../../anonymize/evaluate.ts";
+import { FaceRenderer } from "../../anonymize/render-thread.ts";
 import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
@@ -67,6 +71,7 @@ export function faceAnonymizationVideo(
   // frames restarts its tracker from the detection instead of aligning across the gap).
   const trackers = new Map<number, { tracker: FlowLandmarkTracker; lastFrame: number }>();
   const plans = new Map<Frame, Omit<Pending, "frame">>();
+  const renderer = new FaceRenderer();
   const queue: Pending[] = [];
 
   const tracked = trackedProcessor({
@@ -93,28 +98,48 @@ export function faceAnonymizationVideo(
     },
   });
 
-  const render = async (head: Pending): Promise<Frame> => {
-    for (const face of head.faces) {
-      if (!meter || identities.has(face.trackId)) continue;
+  // Calibration runs here, in frame order (it needs the frames queued behind the head); the
+  // drawing runs on the renderer's thread, while this thread goes on with the next chunk.
+  const calibrate = async (head: Pending): Promise<void> => {
+    // Tracks that start on this frame are calibrated together (one SSD pass per shared view).
+    const fresh = meter ? head.faces.filter((face) => !identities.has(face.trackId)) : [];
+    if (!meter || !fresh.length) return;
+    const tracks = fresh.map((face) => {
       const seen: CalibrationView[] = [{ frame: head.frame, face }];
       for (const later of queue) {
         const same = later.faces.find((f) => f.trackId === face.trackId);
         if (same) seen.push({ frame: later.frame, face: same });
       }
-      identities.set(face.trackId, (await calibrateIdentity(meter, spread(seen, views), face.trackId, { salt: identities.salt })).identity);
-    }
-    const replaced = head.faces.length ? anonymizeFaces(head.frame, head.faces, identities.identityFor) : head.frame;
+      return { trackId: face.trackId, views: spread(seen, views) };
+    });
+    for (const [trackId, chosen] of await calibrateIdentities(meter, tracks, { salt: identities.salt })) identities.set(trackId, chosen.identity);
+  };
+
+  const draw = async (head: Pending): Promise<Frame> => {
+    const replaced = head.faces.length ? await renderer.render(head.frame, head.faces, identities.identityFor) : head.frame;
     return head.fallback.length ? hideBoxes(replaced, head.fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
   };
 
+  // Frames being drawn, in order. The ones this call starts are left drawing when it returns
+  // (they come back from the next call), so the drawing overlaps the next chunk's detection.
+  const drawing: Array<Promise<Frame>> = [];
+
   const take = async (frames: Frame[], keep: number): Promise<Frame[]> => {
+    const earlier = drawing.length;
     for (const frame of frames) {
       const plan = plans.get(frame)!;
       plans.delete(frame);
       queue.push({ frame, ...plan });
     }
+    while (queue.length > keep) {
+      const head = queue.shift()!;
+      await calibrate(head);
+      const drawn = draw(head);
+      drawn.catch(() => {}); // awaited below or in the next call, in order; a failure surfaces there
+      drawing.push(drawn);
+    }
     const out: Frame[] = [];
-    while (queue.length > keep) out.push(await render(queue.shift()!));
+    for (let n = keep === 0 ? drawing.length : earlier; n > 0; n--) out.push(await drawing.shift()!);
     return out;
   };
 
@@ -125,6 +150,7 @@ export function faceAnonymizationVideo(
       return take(await tracked.processChunk(frames, startIndex), window);
     },
     flush: async () => take(tracked.flush ? await tracked.flush() : [], 0),
+    close: () => renderer.close(),
   };
   return params.is_watermark ? withWatermark(processor) : processor;
 }
