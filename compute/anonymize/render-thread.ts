@@ -29,12 +29,11 @@ export class FaceRenderer {
 
   constructor() {
     this.#worker = new Worker(new URL("./render-worker.ts", import.meta.url));
-    // An idle renderer never keeps the process alive.
-    this.#worker.unref();
     this.#worker.on("message", (reply: RenderReply) => {
       const job = this.#pending.get(reply.id);
       if (!job) return;
       this.#pending.delete(reply.id);
+      if (this.#pending.size === 0) this.#worker.unref();
       if (reply.error !== undefined) job.reject(new Error(`Face rendering failed: ${reply.error}`));
       else job.resolve({ ...job.frame, data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength) });
     });
@@ -45,6 +44,10 @@ export class FaceRenderer {
     };
     this.#worker.on("error", (err) => fail(new Error(`The face rendering thread failed: ${err.message}`)));
     this.#worker.on("exit", (code) => fail(new Error(`The face rendering thread exited (code ${code}).`)));
+    // The thread keeps the process alive only while a frame is being drawn (an idle renderer that
+    // was never closed does not hold the process open, and a pending one is never cut short).
+    // After the listeners: adding a "message" listener refs the worker again.
+    this.#worker.unref();
   }
 
   /** `frame` with these faces replaced (the input frame is not modified), drawn on the worker. */
@@ -53,6 +56,7 @@ export class FaceRenderer {
     const id = this.#next++;
     const identities: Array<[TrackId, SyntheticIdentity]> = [...new Set(faces.map((f) => f.trackId))].map((t) => [t, identityFor(t)]);
     return new Promise<Frame>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject, frame });
       // Copied, not transferred: the caller's frame stays valid.
       const req: RenderRequest = { id, data: frame.data, width: frame.width, height: frame.height, channels: frame.channels, faces, identities };
