@@ -71,7 +71,7 @@ export function faceAnonymizationVideo(
   // frames restarts its tracker from the detection instead of aligning across the gap).
   const trackers = new Map<number, { tracker: FlowLandmarkTracker; lastFrame: number }>();
   const plans = new Map<Frame, Omit<Pending, "frame">>();
-  const renderer = new FaceRenderer();
+  let renderer: FaceRenderer | undefined; // started with the first face to draw
   const queue: Pending[] = [];
 
   const tracked = trackedProcessor({
@@ -116,7 +116,7 @@ export function faceAnonymizationVideo(
   };
 
   const draw = async (head: Pending): Promise<Frame> => {
-    const replaced = head.faces.length ? await renderer.render(head.frame, head.faces, identities.identityFor) : head.frame;
+    const replaced = head.faces.length ? await (renderer ??= new FaceRenderer()).render(head.frame, head.faces, identities.identityFor) : head.frame;
     return head.fallback.length ? hideBoxes(replaced, head.fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
   };
 
@@ -150,7 +150,7 @@ export function faceAnonymizationVideo(
       return take(await tracked.processChunk(frames, startIndex), window);
     },
     flush: async () => take(tracked.flush ? await tracked.flush() : [], 0),
-    close: () => renderer.close(),
+    close: async () => renderer?.close(),
   };
   return params.is_watermark ? withWatermark(processor) : processor;
 }
