@@ -45,7 +45,6 @@ const warm = faceAnonymizationVideo({ video_url: clip, is_watermark: false }, mo
 await warm.processChunk([{ data: Buffer.alloc(width * height * 3), width, height, channels: 3 }], 0);
 await warm.flush?.();
 await warm.close?.();
-await models.faces.ssd?.load();
 for (const s of spent.values()) Object.assign(s, { ms: 0, calls: 0 });
 const t0 = performance.now();
 const result = await processVideo(clip, join(tmpdir(), "obscura-anonymization-time.mp4"), {

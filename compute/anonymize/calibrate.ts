@@ -3,9 +3,9 @@
 // face-api descriptor is at least `target` away from the original's on all of them while SSD still
 // finds the face (else the farthest one that is still found). Candidates escalate: candidate k
 // moves the geometry 1 + escalate * k times as far (within what the fold-free warp allows) and
-// widens the texture low-pass 1 + flattenEscalate * k times (less of the input's mid-scale shading survives), so a
-// face the first draws leave too close gets progressively more different, and only those faces pay
-// for it. The candidates are ordinary synthetic identities (no pixel-level adversarial tuning),
+// widens the texture low-pass 1 + flattenEscalate * k times (less of the input's mid-scale shading
+// survives), so a face the first draws leave too close gets progressively more different, and only
+// those faces pay for it. The candidates are ordinary synthetic identities (no pixel-level adversarial tuning),
 // but the choice IS made with the same descriptor the identity figure is measured with: the
 // seed-only figure (bench/anonymization.ts, first block) is the unselected one.
 import type { Frame } from "../types.ts";

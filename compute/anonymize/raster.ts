@@ -147,16 +147,6 @@ function segDist2(px: number, py: number, a: Pt, b: Pt): number {
   return ex * ex + ey * ey;
 }
 
-function inside(px: number, py: number, poly: Pt[]): boolean {
-  let c = false;
-  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const a = poly[i];
-    const b = poly[j];
-    if (a.y > py !== b.y > py && px < ((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x) c = !c;
-  }
-  return c;
-}
-
 /**
  * Coverage of a closed polygon (ROI-local coordinates) with a soft edge: 1 inside at more than
  * `soft`/2 px from the edge, 0 outside beyond it, linear in between. `grow` moves the edge outwards.
@@ -183,7 +173,8 @@ export function fillPolygon(target: Plane, poly: Pt[], soft = 1, grow = 0, stren
   const near: typeof edges = [];
   for (let y = ya; y <= yb; y++) {
     const py = y + 0.5;
-    // Where the row crosses the outline (the even-odd rule of inside(): x < crossing toggles).
+    // Where the row crosses the outline: a pixel is inside when an odd number of crossings lie to
+    // its right (the even-odd rule).
     crossings.length = 0;
     for (const { p: a, q: b } of edges) if (a.y > py !== b.y > py) crossings.push(((b.x - a.x) * (py - a.y)) / (b.y - a.y) + a.x);
     crossings.sort((u, v) => u - v);

@@ -184,8 +184,18 @@ export function anonymizeFaces(
   options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS,
 ): Frame {
   const out: Frame = { ...frame, data: Buffer.from(frame.data) };
+  anonymizeFacesInPlace(out, faces, identityFor, options);
+  return out;
+}
+
+/** anonymizeFaces drawing into `frame` itself (for a caller that owns a copy already). */
+export function anonymizeFacesInPlace(
+  frame: Frame,
+  faces: Array<FaceInput & { trackId: number | string }>,
+  identityFor: (trackId: number | string) => SyntheticIdentity,
+  options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS,
+): void {
   // Largest faces last, so a nearer face is drawn over a farther one where they overlap.
   const order = [...faces].sort((a, b) => a.box.width * a.box.height - b.box.width * b.box.height);
-  for (const f of order) anonymizeFaceInPlace(out, f, identityFor(f.trackId), options);
-  return out;
+  for (const f of order) anonymizeFaceInPlace(frame, f, identityFor(f.trackId), options);
 }

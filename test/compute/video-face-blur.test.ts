@@ -88,7 +88,6 @@ beforeAll(async () => {
     }),
   });
   seconds = (performance.now() - t0) / 1000;
-  const info = await probeVideo(input);
   inFrames = (await decodeFrames(input)).map((f) => f.data);
   outFrames = (await decodeFrames(output)).map((f) => f.data);
 }, 600_000);

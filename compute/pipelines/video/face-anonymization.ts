@@ -102,8 +102,9 @@ export function faceAnonymizationVideo(
   // drawing runs on the renderer's thread, while this thread goes on with the next chunk.
   const calibrate = async (head: Pending): Promise<void> => {
     // Tracks that start on this frame are calibrated together (one SSD pass per shared view).
-    const fresh = meter ? head.faces.filter((face) => !identities.has(face.trackId)) : [];
-    if (!meter || !fresh.length) return;
+    if (!meter) return;
+    const fresh = head.faces.filter((face) => !identities.has(face.trackId));
+    if (!fresh.length) return;
     const tracks = fresh.map((face) => {
       const seen: CalibrationView[] = [{ frame: head.frame, face }];
       for (const later of queue) {
