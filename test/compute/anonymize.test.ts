@@ -20,7 +20,10 @@
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
-import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds } from "../../compute/anonymize/render.ts";
+import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, warpTargets } from "../../compute/anonymize/render.ts";
+import type { FeatureOptions } from "../../compute/anonymize/features.ts";
+import type { Pt } from "../../compute/anonymize/raster.ts";
+import { faceFrame, toFace, toImage } from "../../compute/anonymize/geometry.ts";
 import { CALIBRATION, IdentityCache, calibrateIdentities } from "../../compute/anonymize/calibrate.ts";
 import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
@@ -74,6 +77,50 @@ describe("synthetic identities", () => {
     const k = (5 * frame.width + 5) * 3;
     expect(a.data.subarray(k, k + 3)).toEqual(frame.data.subarray(k, k + 3));
     expect(anonymizeFace(frame, face, syntheticIdentity(1)).data.equals(frame.data)).toBe(false);
+  });
+
+  it("draws a lit nose where the texture replacement removed the input's; on a small face only the nostrils", () => {
+    const { frame, faces } = photos.get("astronaut.png")!;
+    const id = syntheticIdentity(1);
+    const noseOff = { ...DEFAULT_ANONYMIZE_OPTIONS, features: { ...(DEFAULT_ANONYMIZE_OPTIONS.features as FeatureOptions), nose: false } };
+    const lum = (f: Frame, p: Pt) => {
+      const k = (Math.round(p.y) * f.width + Math.round(p.x)) * 3;
+      return 0.299 * f.data[k] + 0.587 * f.data[k + 1] + 0.114 * f.data[k + 2];
+    };
+    // The same face drawn with and without the nose, and the pixels the nose changed.
+    const drawn = (f: Frame, landmarks: Pt[]) => {
+      const face = { box: faces[0].box, landmarks };
+      const withNose = anonymizeFace(f, face, id);
+      const without = anonymizeFace(f, face, id, noseOff);
+      const changed: Pt[] = [];
+      for (let p = 0; p < f.width * f.height; p++) {
+        const k = p * 3;
+        if (withNose.data[k] !== without.data[k] || withNose.data[k + 1] !== without.data[k + 1] || withNose.data[k + 2] !== without.data[k + 2]) changed.push({ x: (p % f.width) + 0.5, y: Math.floor(p / f.width) + 0.5 });
+      }
+      const dst = warpTargets(landmarks, id).dst;
+      return { withNose, changed, dst, ff: faceFrame(dst) };
+    };
+    const big = drawn(frame, faces[0].landmarks);
+    expect(big.ff.iod).toBeGreaterThan(30); // the relief is drawn at >= 1/2 strength from 30 px
+    // A nose-sized area changes, and nothing outside the nose (face coordinates, units of IOD).
+    expect(big.changed.length).toBeGreaterThan(0.15 * big.ff.iod ** 2); // two nostril dots alone cover about 0.01
+    const nose = big.dst.slice(27, 36).map((p) => toFace(big.ff, p));
+    const box = { x0: Math.min(...nose.map((p) => p.x)) - 0.35, x1: Math.max(...nose.map((p) => p.x)) + 0.35, y0: Math.min(...nose.map((p) => p.y)) - 0.2, y1: Math.max(...nose.map((p) => p.y)) + 0.2 };
+    expect(big.changed.map((p) => toFace(big.ff, p)).filter((q) => q.x < box.x0 || q.x > box.x1 || q.y < box.y0 || q.y > box.y1)).toEqual([]);
+    // Relief: the bridge (between landmarks 28 and 29) is lit above the darker of its side walls.
+    const bridge = toFace(big.ff, { x: (big.dst[28].x + big.dst[29].x) / 2, y: (big.dst[28].y + big.dst[29].y) / 2 });
+    const at = (dx: number) => lum(big.withNose, toImage(big.ff, { x: bridge.x + dx, y: bridge.y }));
+    expect(at(0)).toBeGreaterThan(Math.min(at(-0.17), at(0.17)) + 4);
+    // A small face (IOD under 20 px): the relief is faded out; only the nostrils.
+    const q = 4;
+    const w = Math.floor(frame.width / q), h = Math.floor(frame.height / q);
+    const small: Frame = { width: w, height: h, channels: 3, data: Buffer.alloc(w * h * 3) };
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) frame.data.copy(small.data, (y * w + x) * 3, (y * q * frame.width + x * q) * 3, (y * q * frame.width + x * q) * 3 + 3);
+    const tiny = drawn(small, faces[0].landmarks.map((p) => ({ x: p.x / q, y: p.y / q })));
+    expect(tiny.ff.iod).toBeLessThan(20);
+    expect(tiny.changed.length).toBeGreaterThan(0);
+    const nostrils = tiny.dst.slice(31, 36);
+    expect(tiny.changed.filter((p) => Math.min(...nostrils.map((n) => Math.hypot(n.x - p.x, n.y - p.y))) > 4)).toEqual([]);
   });
 
   it("the warp never folds: no mesh triangle flips, for every test face and every calibration candidate", () => {
