@@ -6,16 +6,16 @@
 //   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on the
 //     astronaut and every video frame; across the 24 photo faces at least 21 reach 0.6, every face
 //     >= 0.55 and the median >= 0.65. The 0.6 floor is NOT met for every face (measured 21 of 24,
-//     min 0.566, see compute/anonymize/README.md; 22 of 24 before open mouths got generic teeth,
+//     min 0.579, see compute/anonymize/README.md; 22 of 24 before open mouths got generic teeth,
 //     which moved the unselected figure from 11 to 13 of 24);
 //   - stability: flicker ratio (stabilised frame-to-frame change of the output / of the input
-//     inside the face region) <= 1.2 with the pipeline's flow-tracked landmarks (measured 1.07;
-//     One-Euro-filtered landmarks 2.60);
+//     inside the face region) <= 1.2 with the pipeline's flow-tracked landmarks (measured 1.10;
+//     One-Euro-filtered landmarks 2.72);
 //   - held out: Human's FaceRes (which the choice never sees) still calls at most 13 of the 24
 //     outputs the same person (measured 11: a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
-//     one SSD pass per round for all of them (group1: 16 passes instead of 23), each track still
+//     one SSD pass per round for all of them (group1: 4 passes instead of 9), each track still
 //     stopping at its first passing candidate;
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
