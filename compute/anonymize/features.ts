@@ -396,46 +396,48 @@ function drawNose(img: FloatImage, L: Pt[], local: (p: Pt) => Pt, back: (q: Pt) 
   const yaw = Math.abs(q[30].x - (q[0].x + q[16].x) / 2) / Math.max(1e-3, (q[16].x - q[0].x) / 2);
   const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
   const relief = clamp01((iod - 20) / 20) * clamp01((0.75 - yaw) / 0.3);
-  const dark: RGB = [0.62, 0.55, 0.55];
-  const light: RGB = [1.14, 1.13, 1.12];
-  const top = q[27], tip = q[30], base = q[33];
-  const len = Math.max(0.25, base.y - top.y);
-  // Side walls: from beside the bridge top down to above each wing.
-  for (const [ala, side] of [[q[31], -1], [q[35], 1]] as const) {
-    const wall = plane(W, H);
-    const line = [
-      { x: top.x + side * 0.11, y: top.y + 0.02 },
-      { x: (top.x + ala.x) / 2 + side * 0.06, y: top.y + 0.55 * len },
-      { x: ala.x + side * 0.01, y: ala.y - 0.1 },
-    ].map(back);
-    strokePolyline(wall, line, [0.025 * iod, 0.045 * iod, 0.06 * iod], 0.1 * iod);
-    const away = side * lightX < 0 ? 1 : 0.45; // the side facing away from the light is darker
-    shade(0.3 * away * relief, dark)(wall);
-    // Crease around the wing: from above it, outwards, down and back in under it.
-    const crease = plane(W, H);
-    const arc = smoothOutline([
-      { x: ala.x - side * 0.01, y: ala.y - 0.11 },
-      { x: ala.x + side * 0.05, y: ala.y - 0.05 },
-      { x: ala.x + side * 0.04, y: ala.y + 0.02 },
-      { x: ala.x - side * 0.03, y: ala.y + 0.04 },
-    ].map(back), 4, false);
-    strokePolyline(crease, arc, arc.map((_, k) => Math.max(0.5, 0.014 * iod * Math.sin((Math.PI * k) / (arc.length - 1)) ** 0.5)), Math.max(1.2, 0.03 * iod));
-    shade(0.45 * relief, [0.55, 0.47, 0.47])(crease);
+  if (relief > 0) {
+    const dark: RGB = [0.62, 0.55, 0.55];
+    const light: RGB = [1.14, 1.13, 1.12];
+    const top = q[27], tip = q[30], base = q[33];
+    const len = Math.max(0.25, base.y - top.y);
+    // Side walls: from beside the bridge top down to above each wing.
+    for (const [ala, side] of [[q[31], -1], [q[35], 1]] as const) {
+      const wall = plane(W, H);
+      const line = [
+        { x: top.x + side * 0.11, y: top.y + 0.02 },
+        { x: (top.x + ala.x) / 2 + side * 0.06, y: top.y + 0.55 * len },
+        { x: ala.x + side * 0.01, y: ala.y - 0.1 },
+      ].map(back);
+      strokePolyline(wall, line, [0.025 * iod, 0.045 * iod, 0.06 * iod], 0.1 * iod);
+      const away = side * lightX < 0 ? 1 : 0.45; // the side facing away from the light is darker
+      shade(0.3 * away * relief, dark)(wall);
+      // Crease around the wing: from above it, outwards, down and back in under it.
+      const crease = plane(W, H);
+      const arc = smoothOutline([
+        { x: ala.x - side * 0.01, y: ala.y - 0.11 },
+        { x: ala.x + side * 0.05, y: ala.y - 0.05 },
+        { x: ala.x + side * 0.04, y: ala.y + 0.02 },
+        { x: ala.x - side * 0.03, y: ala.y + 0.04 },
+      ].map(back), 4, false);
+      strokePolyline(crease, arc, arc.map((_, k) => Math.max(0.5, 0.014 * iod * Math.sin((Math.PI * k) / (arc.length - 1)) ** 0.5)), Math.max(1.2, 0.03 * iod));
+      shade(0.45 * relief, [0.55, 0.47, 0.47])(crease);
+    }
+    // Highlights: a narrow band down the bridge (shifted towards the light) and the tip.
+    const hl = plane(W, H);
+    const ridge = [top, { x: (top.x + tip.x) / 2, y: (top.y + tip.y) / 2 }, tip].map((p, k) => back({ x: p.x + lightX * 0.025, y: p.y + (k === 0 ? 0.12 : k === 2 ? -0.06 : 0) }));
+    strokePolyline(hl, ridge, [0.012 * iod, 0.02 * iod, 0.035 * iod], 0.05 * iod);
+    shade(0.5 * relief, light)(hl);
+    // Shadow under the tip (between the tip and the base, falling off to the sides).
+    const under = plane(W, H);
+    const uc = { x: (tip.x + base.x) / 2, y: tip.y * 0.35 + base.y * 0.65 };
+    const halfW = Math.max(0.06, Math.abs(q[35].x - q[31].x) * 0.28);
+    fillPolygon(under, Array.from({ length: 12 }, (_, k) => {
+      const t = (2 * Math.PI * k) / 12;
+      return back({ x: uc.x + halfW * Math.cos(t), y: uc.y + 0.03 * Math.sin(t) });
+    }), 0.04 * iod);
+    shade(0.28 * relief, dark)(under);
   }
-  // Highlights: a narrow band down the bridge (shifted towards the light) and the tip.
-  const hl = plane(W, H);
-  const ridge = [top, { x: (top.x + tip.x) / 2, y: (top.y + tip.y) / 2 }, tip].map((p, k) => back({ x: p.x + lightX * 0.025, y: p.y + (k === 0 ? 0.12 : k === 2 ? -0.06 : 0) }));
-  strokePolyline(hl, ridge, [0.012 * iod, 0.02 * iod, 0.035 * iod], 0.05 * iod);
-  shade(0.5 * relief, light)(hl);
-  // Shadow under the tip (between the tip and the base, falling off to the sides).
-  const under = plane(W, H);
-  const uc = { x: (tip.x + base.x) / 2, y: tip.y * 0.35 + base.y * 0.65 };
-  const halfW = Math.max(0.06, Math.abs(q[35].x - q[31].x) * 0.28);
-  fillPolygon(under, Array.from({ length: 12 }, (_, k) => {
-    const t = (2 * Math.PI * k) / 12;
-    return back({ x: uc.x + halfW * Math.cos(t), y: uc.y + 0.03 * Math.sin(t) });
-  }), 0.04 * iod);
-  shade(0.28 * relief, dark)(under);
   // Nostrils: soft and partial (hard dark dots read as a snout).
   for (const [a, b] of [[31, 32], [35, 34]] as const) {
     const c = { x: q[a].x * 0.55 + q[b].x * 0.45, y: q[a].y * 0.55 + q[b].y * 0.45 };
