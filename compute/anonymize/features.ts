@@ -26,7 +26,15 @@ function paint(img: FloatImage, cov: Plane, opacity: number, col: (p: number) =>
   }
 }
 
-const lumOf = (d: Float32Array, k: number) => 0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2];
+const lumOf = (d: ArrayLike<number>, k: number) => 0.299 * d[k] + 0.587 * d[k + 1] + 0.114 * d[k + 2];
+
+/** An ellipse of `n` points around `c` (face coordinates, radii in IOD), mapped to ROI pixels by `back`. */
+function ellipse(back: (q: Pt) => Pt, c: Pt, rx: number, ry: number, n: number): Pt[] {
+  return Array.from({ length: n }, (_, k) => {
+    const t = (2 * Math.PI * k) / n;
+    return back({ x: c.x + rx * Math.cos(t), y: c.y + ry * Math.sin(t) });
+  });
+}
 
 /** Smooth skin under `hole` (0..1) from its surroundings: blur(img * (1 - hole)) / blur(1 - hole). */
 export function inpaintSmooth(img: FloatImage, hole: Plane, sigma: number): FloatImage {
@@ -248,8 +256,7 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
       // Corner shadows (the lids fold into the inner corner, the outer corner is in shade).
       const corners = plane(W, H);
       for (const [q, r] of [[inner === 0 ? upperF[0] : upperF[nU], 0.022], [outerEnd, 0.018]] as const) {
-        const pts = Array.from({ length: 10 }, (_, k) => back({ x: q.x + r * Math.cos((2 * Math.PI * k) / 10), y: q.y + r * 0.8 * Math.sin((2 * Math.PI * k) / 10) }));
-        fillPolygon(corners, pts, Math.max(1.2, 0.03 * iod));
+        fillPolygon(corners, ellipse(back, q, r, r * 0.8, 10), Math.max(1.2, 0.03 * iod));
       }
       paint(img, corners, 0.4, (p) => {
         const s = skinAt(p);
@@ -382,8 +389,7 @@ function drawNose(img: FloatImage, L: Pt[], local: (p: Pt) => Pt, back: (q: Pt) 
     const r = back(f);
     const i = Math.min(W - 1, Math.max(0, Math.round(r.x)));
     const j = Math.min(H - 1, Math.max(0, Math.round(r.y)));
-    const s = skinAt(j * W + i);
-    return 0.299 * s[0] + 0.587 * s[1] + 0.114 * s[2];
+    return lumOf(skinAt(j * W + i), 0);
   };
   const lumL = lumAt({ x: q[2].x * 0.6 + q[30].x * 0.4, y: q[30].y }); // image-left cheek
   const lumR = lumAt({ x: q[14].x * 0.6 + q[30].x * 0.4, y: q[30].y });
@@ -432,20 +438,14 @@ function drawNose(img: FloatImage, L: Pt[], local: (p: Pt) => Pt, back: (q: Pt) 
     const under = plane(W, H);
     const uc = { x: (tip.x + base.x) / 2, y: tip.y * 0.35 + base.y * 0.65 };
     const halfW = Math.max(0.06, Math.abs(q[35].x - q[31].x) * 0.28);
-    fillPolygon(under, Array.from({ length: 12 }, (_, k) => {
-      const t = (2 * Math.PI * k) / 12;
-      return back({ x: uc.x + halfW * Math.cos(t), y: uc.y + 0.03 * Math.sin(t) });
-    }), 0.04 * iod);
+    fillPolygon(under, ellipse(back, uc, halfW, 0.03, 12), 0.04 * iod);
     shade(0.28 * relief, dark)(under);
   }
   // Nostrils: soft and partial (hard dark dots read as a snout).
   for (const [a, b] of [[31, 32], [35, 34]] as const) {
-    const c = { x: q[a].x * 0.55 + q[b].x * 0.45, y: q[a].y * 0.55 + q[b].y * 0.45 };
+    const c = { x: q[a].x * 0.55 + q[b].x * 0.45, y: q[a].y * 0.55 + q[b].y * 0.45 - 0.01 };
     const cov = plane(W, H);
-    fillPolygon(cov, Array.from({ length: 10 }, (_, k) => {
-      const t = (2 * Math.PI * k) / 10;
-      return back({ x: c.x + 0.04 * Math.cos(t), y: c.y - 0.01 + 0.018 * Math.sin(t) });
-    }), Math.max(soft, 0.05 * iod));
+    fillPolygon(cov, ellipse(back, c, 0.04, 0.018, 10), Math.max(soft, 0.05 * iod));
     shade(0.32 + 0.08 * relief, [0.4, 0.33, 0.33])(cov);
   }
 }
