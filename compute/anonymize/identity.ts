@@ -81,6 +81,30 @@ export function seedOf(trackId: number | string, salt = 0): number {
   return h >>> 0;
 }
 
+/**
+ * Each geometric change's [smallest, largest] size at geometry 1 (IOD for shifts and spacing,
+ * scale - 1 for the scales); the sign is random. One table for the seeded draw and for the
+ * calibration's local search (neighbourIdentity), so both stay within the same reach.
+ */
+const GEOMETRY = {
+  eyeSpacing: [0.05, 0.09],
+  eyeScaleX: [0.08, 0.15],
+  eyeScaleY: [0.1, 0.2],
+  eyeShiftY: [0.02, 0.05],
+  browShiftY: [0.04, 0.08],
+  browTilt: [0.05, 0.15],
+  noseWidth: [0.1, 0.2],
+  noseLength: [0.04, 0.08],
+  mouthWidth: [0.08, 0.15],
+  mouthShiftY: [0.03, 0.06],
+  lipThickness: [0.15, 0.3],
+  jawWidth: [0.05, 0.1],
+  chinLength: [0.04, 0.1],
+} as const satisfies Record<string, readonly [number, number]>;
+type GeometryKey = keyof typeof GEOMETRY;
+/** The geometry parameters that are scale factors (1 = unchanged) rather than offsets (0). */
+const SCALES = new Set<GeometryKey>(["eyeScaleX", "eyeScaleY", "noseWidth", "mouthWidth", "lipThickness", "jawWidth"]);
+
 export interface IdentityOptions {
   /** How far the geometry moves: 1 = the defaults below (the measured choice), 0 = none. */
   geometry?: number;
@@ -107,19 +131,19 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
   const light = uni(0.92, 1.08);
   return {
     seed,
-    eyeSpacing: signed(0.05, 0.09),
-    eyeScaleX: scale(0.08, 0.15),
-    eyeScaleY: scale(0.1, 0.2),
-    eyeShiftY: signed(0.02, 0.05),
-    browShiftY: signed(0.04, 0.08),
-    browTilt: signed(0.05, 0.15),
-    noseWidth: scale(0.1, 0.2),
-    noseLength: signed(0.04, 0.08),
-    mouthWidth: scale(0.08, 0.15),
-    mouthShiftY: signed(0.03, 0.06),
-    lipThickness: scale(0.15, 0.3),
-    jawWidth: scale(0.05, 0.1),
-    chinLength: signed(0.04, 0.1),
+    eyeSpacing: signed(...GEOMETRY.eyeSpacing),
+    eyeScaleX: scale(...GEOMETRY.eyeScaleX),
+    eyeScaleY: scale(...GEOMETRY.eyeScaleY),
+    eyeShiftY: signed(...GEOMETRY.eyeShiftY),
+    browShiftY: signed(...GEOMETRY.browShiftY),
+    browTilt: signed(...GEOMETRY.browTilt),
+    noseWidth: scale(...GEOMETRY.noseWidth),
+    noseLength: signed(...GEOMETRY.noseLength),
+    mouthWidth: scale(...GEOMETRY.mouthWidth),
+    mouthShiftY: signed(...GEOMETRY.mouthShiftY),
+    lipThickness: scale(...GEOMETRY.lipThickness),
+    jawWidth: scale(...GEOMETRY.jawWidth),
+    chinLength: signed(...GEOMETRY.chinLength),
     skinTint: [light * (1 + warm), light, light * (1 - warm)],
     iris: pick(irises),
     browDarkness: uni(0.35, 0.6),
@@ -135,4 +159,38 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
     glassesRim: uni(0.018, 0.03),
     glassesColor: pick([[25, 22, 20], [60, 40, 30], [30, 30, 40], [90, 70, 50]]),
   };
+}
+
+/** The appearance parameters the local search moves: [step, lowest, highest]. */
+const APPEARANCE_STEPS: Record<"browDarkness" | "browThickness" | "flatten", [number, number, number]> = {
+  browDarkness: [0.1, 0.3, 0.7],
+  browThickness: [0.02, 0.04, 0.1],
+  flatten: [0.3, 0.6, 2.5],
+};
+
+/**
+ * A neighbour of `id` for the calibration's local search: each parameter moves with probability
+ * 0.3, the skin tone's brightness likewise. A geometric change moves by up to half its largest
+ * seeded size (either way) and stays within `reach` times that size (the escalated candidates'
+ * reach, so the warp's own limits still apply); the brows and the texture low-pass stay in
+ * APPEARANCE_STEPS' ranges (a little wider than the seeded draw's), and the skin tone within
+ * +-15 % of the input's. Same seed and noise, so the procedural detail stays the same.
+ */
+export function neighbourIdentity(id: SyntheticIdentity, rand: () => number, reach: number): SyntheticIdentity {
+  const next: SyntheticIdentity = { ...id, skinTint: [...id.skinTint] };
+  const move = (value: number, step: number, lo: number, hi: number) => (rand() < 0.3 ? Math.min(hi, Math.max(lo, value + (rand() * 2 - 1) * step)) : value);
+  for (const key of Object.keys(GEOMETRY) as GeometryKey[]) {
+    const largest = GEOMETRY[key][1];
+    const centre = SCALES.has(key) ? 1 : 0;
+    next[key] = move(next[key], largest / 2, centre - largest * reach, centre + largest * reach);
+  }
+  for (const [key, [step, lo, hi]] of Object.entries(APPEARANCE_STEPS) as Array<[keyof typeof APPEARANCE_STEPS, [number, number, number]]>) {
+    next[key] = move(next[key], step, lo, hi);
+  }
+  if (rand() < 0.3) {
+    const mean = (next.skinTint[0] + next.skinTint[1] + next.skinTint[2]) / 3;
+    const wanted = Math.min(1.15, Math.max(0.85, mean * (0.95 + 0.1 * rand())));
+    next.skinTint = next.skinTint.map((v) => (v * wanted) / mean) as [number, number, number];
+  }
+  return next;
 }

@@ -4,10 +4,9 @@
 //   - still a face: SSD MobileNetV1 finds a face at the original position with score >= 0.5 for
 //     every one of the 24 photo faces (measured min 0.70) and every video frame;
 //   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on the
-//     astronaut and every video frame; across the 24 photo faces at least 21 reach 0.6, every face
-//     >= 0.55 and the median >= 0.65. The 0.6 floor is NOT met for every face (measured 21 of 24,
-//     min 0.579, see compute/anonymize/README.md; 22 of 24 before open mouths got generic teeth,
-//     which moved the unselected figure from 11 to 13 of 24);
+//     astronaut and every video frame; across the 24 photo faces at least 22 reach 0.6, every face
+//     >= 0.55 and the median >= 0.65. The 0.6 floor is NOT met for every face (measured 22 of 24,
+//     min 0.584, see compute/anonymize/README.md; 21 of 24 before the calibration's local search);
 //   - stability: flicker ratio (stabilised frame-to-frame change of the output / of the input
 //     inside the face region) <= 1.2 with the pipeline's flow-tracked landmarks (measured 1.10;
 //     One-Euro-filtered landmarks 2.72);
@@ -17,6 +16,8 @@
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
 //     one SSD pass per round for all of them (group1: 4 passes instead of 9), each track still
 //     stopping at its first passing candidate;
+//   - local search: a face no seeded candidate takes to the target is walked farther, still found,
+//     deterministically, and every step stays in range and fold-free;
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
 import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
@@ -25,7 +26,7 @@ import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
 import { faceFrame, toFace, toImage } from "../../compute/anonymize/geometry.ts";
 import { CALIBRATION, IdentityCache, calibrateIdentities } from "../../compute/anonymize/calibrate.ts";
-import { syntheticIdentity } from "../../compute/anonymize/identity.ts";
+import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
 import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, humanSimilarity } from "../../compute/anonymize/held-out.ts";
@@ -142,6 +143,27 @@ describe("synthetic identities", () => {
     expect(total).toBe(24 * CALIBRATION.candidates);
   });
 
+  it("the calibration's local search stays in range and never folds the warp", () => {
+    const rand = prng(11);
+    for (const { faces } of photos.values()) {
+      for (const [i, f] of faces.entries()) {
+        const k = CALIBRATION.candidates - 1;
+        const reach = 1 + CALIBRATION.escalate * k;
+        let id = syntheticIdentity(i + 1, k, { geometry: reach, flatten: 1 + CALIBRATION.flattenEscalate * k });
+        for (let step = 0; step < CALIBRATION.refine; step++) {
+          id = neighbourIdentity(id, rand, reach);
+          expect(warpFolds(f.landmarks, id).folds).toBe(false);
+          const tone = (id.skinTint[0] + id.skinTint[1] + id.skinTint[2]) / 3;
+          expect(tone).toBeGreaterThanOrEqual(0.85 - 1e-9);
+          expect(tone).toBeLessThanOrEqual(1.15 + 1e-9);
+          // Within the escalated candidates' reach (jaw: at most 0.1 x reach either way).
+          expect(Math.abs(id.jawWidth - 1)).toBeLessThanOrEqual(0.1 * reach + 1e-9);
+          expect(Math.abs(id.eyeSpacing)).toBeLessThanOrEqual(0.09 * reach + 1e-9);
+        }
+      }
+    }
+  });
+
   it("triangulates landmark sets into a valid Delaunay mesh", () => {
     const pts = Array.from({ length: 40 }, (_, i) => ({ x: (i * 37) % 101, y: (i * 53) % 89 }));
     const tris = delaunay(pts);
@@ -168,11 +190,11 @@ describe("anonymized photos, measured with face-api", () => {
     });
   }
 
-  it("all 24 faces detected at >= 0.5; >= 21 of 24 at identity distance >= 0.6; median >= 0.65", () => {
+  it("all 24 faces detected at >= 0.5; >= 22 of 24 at identity distance >= 0.6; median >= 0.65", () => {
     expect(results.length).toBe(24);
     expect(results.filter((r) => r.score >= 0.5).length).toBe(24);
     const d = results.map((r) => r.distance).sort((a, b) => a - b);
-    expect(d.filter((x) => x >= 0.6).length).toBeGreaterThanOrEqual(21);
+    expect(d.filter((x) => x >= 0.6).length).toBeGreaterThanOrEqual(22);
     expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.65);
   });
 
@@ -196,7 +218,8 @@ describe("joint calibration of tracks that start together", () => {
     const detect = counting.detect.bind(counting);
     counting.detect = (f, min) => (passes++, detect(f, min));
     const tracks = faces.map((face, i) => ({ trackId: i + 1, views: [{ frame, face: { box: face.box, landmarks: face.landmarks } }] }));
-    const chosen = await calibrateIdentities(counting, tracks, { salt: 3 });
+    // Without the local search (refine: 0), whose passes are per track (the next test).
+    const chosen = await calibrateIdentities(counting, tracks, { salt: 3, refine: 0 });
     const tried = tracks.map((t) => chosen.get(t.trackId)!.tried);
     console.log(`joint calibration of ${faces.length} faces: rounds per track ${tried.join(", ")}, SSD passes ${passes} (separately: ${tried.reduce((a, b) => a + b, 0)})`);
     // One view: every round is one SSD pass over the frame with every still-choosing face drawn.
@@ -207,6 +230,27 @@ describe("joint calibration of tracks that start together", () => {
       if (c.tried < CALIBRATION.candidates) expect(c.distance >= CALIBRATION.target && c.score >= CALIBRATION.minScore).toBe(true);
       expect(c.salt).toBeGreaterThanOrEqual(3);
     }
+  });
+});
+
+describe("local search after the seeded candidates", () => {
+  it("walks a face no candidate took to the target farther, still found, deterministically", { timeout: 600_000 }, async () => {
+    // group1 #2 is one of the faces the seeded candidates leave closest to the original.
+    const { frame, faces } = photos.get("group1.jpg")!;
+    const views = [{ frame, face: { box: faces[2].box, landmarks: faces[2].landmarks } }];
+    const opts = { candidates: 2, salt: 0 };
+    const seeded = (await calibrateIdentities(meter, [{ trackId: 3, views }], { ...opts, refine: 0 })).get(3)!;
+    expect(seeded.distance).toBeLessThan(CALIBRATION.target);
+    const walked = (await calibrateIdentities(meter, [{ trackId: 3, views }], { ...opts, refine: 12 })).get(3)!;
+    const again = (await calibrateIdentities(meter, [{ trackId: 3, views }], { ...opts, refine: 12 })).get(3)!;
+    console.log(`local search on group1 #2: seeded ${seeded.distance.toFixed(3)} -> walked ${walked.distance.toFixed(3)} (score ${walked.score.toFixed(2)}, ${walked.refined} neighbours screened)`);
+    expect(walked.refined).toBeGreaterThan(0);
+    expect(walked.distance).toBeGreaterThan(seeded.distance);
+    expect(walked.score).toBeGreaterThanOrEqual(CALIBRATION.minScore);
+    expect(again.identity).toEqual(walked.identity);
+    // What is reported is what is drawn: re-measured on the rendered output.
+    const [m] = await meter.compare(anonymizeFace(frame, views[0].face, walked.identity), [faces[2]]);
+    expect(m.distance).toBeCloseTo(walked.distance, 5);
   });
 });
 
