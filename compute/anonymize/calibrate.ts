@@ -234,6 +234,7 @@ async function refineIdentity(
   let measured = 0;
   while (refined < o.steps && measured < o.steps / 5 && best.distance < o.target) {
     refined++;
+    // Let timers run now and then (job heartbeats, progress), as between the rounds above.
     if (refined % 4 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const identity = neighbourIdentity(best.identity, rand, o.reach);
     const screened = await screen(identity, current + SCREEN_MARGIN);

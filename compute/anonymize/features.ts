@@ -62,8 +62,6 @@ export interface FeatureOptions {
   brows: boolean;
   lips: boolean;
   nose: boolean;
-  /** Procedural eyeglasses (frame style and colour from the identity). */
-  glasses?: boolean;
 }
 
 /**
@@ -266,43 +264,6 @@ export function drawFeatures(img: FloatImage, pts: Pt[], ff: FaceFrame, id: Synt
   }
 
   if (opts.nose) drawNose(img, L, local, back, skinAt, iod, soft);
-
-  if (opts.glasses) {
-    // Frames in face coordinates around each (reshaped) eye: a rounded rectangle (superellipse).
-    const cov = plane(W, H);
-    const lens = plane(W, H);
-    const rim = id.glassesRim * iod;
-    const centres: Pt[] = [];
-    for (const idx of [range(EYE_R), range(EYE_L)]) {
-      const c = local(mean(L, idx));
-      centres.push(c);
-      const ring: Pt[] = [];
-      const n = 28;
-      const ex = 2 / id.glassesRound;
-      for (let k = 0; k < n; k++) {
-        const t = (2 * Math.PI * k) / n;
-        const ct = Math.cos(t);
-        const st = Math.sin(t);
-        const x = Math.sign(ct) * Math.abs(ct) ** ex * id.glassesW;
-        const y = Math.sign(st) * Math.abs(st) ** ex * id.glassesH;
-        ring.push(back({ x: c.x + x, y: c.y + 0.03 + y }));
-      }
-      fillPolygon(lens, ring, soft);
-      strokePolyline(cov, [...ring, ring[0]], new Array(n + 1).fill(rim), soft);
-    }
-    // Bridge and the start of the temples.
-    const [r, l] = centres;
-    const bridge = [back({ x: r.x + id.glassesW, y: r.y - 0.02 }), back({ x: 0, y: (r.y + l.y) / 2 - 0.06 }), back({ x: l.x - id.glassesW, y: l.y - 0.02 })];
-    strokePolyline(cov, bridge, bridge.map(() => rim * 0.8), soft);
-    strokePolyline(cov, [back({ x: r.x - id.glassesW, y: r.y - 0.02 }), back({ x: r.x - id.glassesW - 0.25, y: r.y - 0.04 })], [rim, rim], soft);
-    strokePolyline(cov, [back({ x: l.x + id.glassesW, y: l.y - 0.02 }), back({ x: l.x + id.glassesW + 0.25, y: l.y - 0.04 })], [rim, rim], soft);
-    paint(img, lens, 0.12, () => [235, 240, 245]);
-    paint(img, cov, 0.95, (p) => {
-      const s = skinAt(p);
-      const k = lumOf(skin.data, p * 3) / 170;
-      return [id.glassesColor[0] * k, id.glassesColor[1] * k, id.glassesColor[2] * k].map((v, i) => Math.min(v, s[i])) as RGB;
-    });
-  }
 
   if (opts.lips) {
     const lips = plane(W, H);

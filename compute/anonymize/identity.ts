@@ -40,12 +40,6 @@ export interface SyntheticIdentity {
   /** Procedural skin detail amplitude (grey levels) and frequency (cells per IOD). */
   skinDetail: number;
   skinFrequency: number;
-  /** Eyeglasses frame: half width / half height (IOD), roundness (1 = ellipse, 2+ = squarer), rim half-thickness (IOD), colour. */
-  glassesW: number;
-  glassesH: number;
-  glassesRound: number;
-  glassesRim: number;
-  glassesColor: [number, number, number];
   /** Seed for the procedural noise fields. */
   noiseSeed: number;
   /**
@@ -153,11 +147,6 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
     skinFrequency: uni(9, 14),
     noiseSeed: Math.floor(r() * 2 ** 31),
     flatten: opts.flatten ?? 1,
-    glassesW: uni(0.3, 0.36),
-    glassesH: uni(0.2, 0.26),
-    glassesRound: uni(1, 3),
-    glassesRim: uni(0.018, 0.03),
-    glassesColor: pick([[25, 22, 20], [60, 40, 30], [30, 30, 40], [90, 70, 50]]),
   };
 }
 
