@@ -113,7 +113,6 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
   const uni = (lo: number, hi: number) => lo + (hi - lo) * r();
   // A signed change whose size is at least `min` (random sign): never close to "no change".
   const signed = (min: number, max: number) => (r() < 0.5 ? -1 : 1) * uni(min, max) * g;
-  const scale = (min: number, max: number) => 1 + signed(min, max);
   const pick = <T,>(xs: T[]): T => xs[Math.floor(r() * xs.length) % xs.length];
   const irises: [number, number, number][] = [
     [92, 60, 38], [70, 45, 30], [110, 80, 50], [60, 90, 120], [80, 110, 90], [120, 100, 70], [50, 40, 35],
@@ -123,21 +122,15 @@ export function syntheticIdentity(trackId: number | string, salt = 0, opts: Iden
   ];
   const warm = uni(-0.06, 0.06);
   const light = uni(0.92, 1.08);
+  // Drawn in GEOMETRY's order (the draw order is part of what a seed means); a scale is 1 + change.
+  const geometry = {} as Record<GeometryKey, number>;
+  for (const key of Object.keys(GEOMETRY) as GeometryKey[]) {
+    const change = signed(GEOMETRY[key][0], GEOMETRY[key][1]);
+    geometry[key] = SCALES.has(key) ? 1 + change : change;
+  }
   return {
     seed,
-    eyeSpacing: signed(...GEOMETRY.eyeSpacing),
-    eyeScaleX: scale(...GEOMETRY.eyeScaleX),
-    eyeScaleY: scale(...GEOMETRY.eyeScaleY),
-    eyeShiftY: signed(...GEOMETRY.eyeShiftY),
-    browShiftY: signed(...GEOMETRY.browShiftY),
-    browTilt: signed(...GEOMETRY.browTilt),
-    noseWidth: scale(...GEOMETRY.noseWidth),
-    noseLength: signed(...GEOMETRY.noseLength),
-    mouthWidth: scale(...GEOMETRY.mouthWidth),
-    mouthShiftY: signed(...GEOMETRY.mouthShiftY),
-    lipThickness: scale(...GEOMETRY.lipThickness),
-    jawWidth: scale(...GEOMETRY.jawWidth),
-    chinLength: signed(...GEOMETRY.chinLength),
+    ...geometry,
     skinTint: [light * (1 + warm), light, light * (1 - warm)],
     iris: pick(irises),
     browDarkness: uni(0.35, 0.6),
