@@ -2,6 +2,7 @@
 // class: anonymisation needs both for the same face (landmarks to align, descriptor to compare).
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
+import { cropFrame } from "./geometry.ts";
 import { faceApiModelDir, loadFaceApi, type FaceApi } from "./runtime/face-api.ts";
 import { frameToTensor, tf } from "./runtime/tfjs.ts";
 
@@ -37,42 +38,83 @@ export class FaceLandmarker extends Model<FaceApi> {
   /** Only the 68 landmarks of each face box (no descriptor: video anonymization runs this per frame). */
   async landmarks(frame: Frame, faces: Box[]): Promise<Array<Array<{ x: number; y: number }>>> {
     const faceapi = await this.load();
-    const image = frameToTensor(frame);
-    try {
-      const out: Array<Array<{ x: number; y: number }>> = [];
-      for (const f of faces) {
-        const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(f.x, f.y, f.width, f.height)]);
-        const lm = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
-        tf.dispose(crop);
-        out.push(lm.shiftBy(f.x, f.y).positions.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })));
+    const out: Array<Array<{ x: number; y: number }>> = [];
+    for (const f of faces) {
+      const crop = around(frame, f);
+      const image = frameToTensor(crop.frame);
+      try {
+        out.push(shifted((await this.landmarksIn(faceapi, image, { ...f, x: f.x - crop.x, y: f.y - crop.y })).positions, crop));
+      } finally {
+        image.dispose();
       }
-      return out;
-    } finally {
-      image.dispose();
     }
+    return out;
   }
 
   /** Landmarks and descriptor for each face box (boxes as returned by FaceDetector). */
   async describe(frame: Frame, faces: Box[]): Promise<FaceLandmarks[]> {
     const faceapi = await this.load();
+    const out: FaceLandmarks[] = [];
+    for (const f of faces) {
+      let crop = around(frame, f);
+      let described = await this.describeIn(faceapi, crop.frame, { ...f, x: f.x - crop.x, y: f.y - crop.y });
+      // The aligned box reaches past the crop only for landmarks far outside the face box: then
+      // the whole frame, so the result is always the whole frame's.
+      if (!readInside(described.aligned, crop, frame)) {
+        crop = { frame, x: 0, y: 0 };
+        described = await this.describeIn(faceapi, frame, f);
+      }
+      out.push({ points: shifted(described.points, crop), descriptor: described.descriptor });
+    }
+    return out;
+  }
+
+  private async landmarksIn(faceapi: FaceApi, image: tf.Tensor3D, f: Box) {
+    const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(f.x, f.y, f.width, f.height)]);
+    try {
+      // Landmarks are relative to the box: shift them into the image.
+      return (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop)).shiftBy(f.x, f.y);
+    } finally {
+      tf.dispose(crop);
+    }
+  }
+
+  private async describeIn(faceapi: FaceApi, frame: Frame, f: Box): Promise<{ points: Array<{ x: number; y: number }>; descriptor: Float32Array; aligned: Box }> {
     const image = frameToTensor(frame);
     try {
-      const out: FaceLandmarks[] = [];
-      for (const f of faces) {
-        const rect = new faceapi.Rect(f.x, f.y, f.width, f.height);
-        const [crop] = await faceapi.extractFaceTensors(image, [rect]);
-        const lm = await faceapi.nets.faceLandmark68Net.detectLandmarks(crop);
-        tf.dispose(crop);
-        // Landmarks are relative to the crop: shift them back into the frame.
-        const shifted = lm.shiftBy(f.x, f.y);
-        const [aligned] = await faceapi.extractFaceTensors(image, [shifted.align()]);
-        const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned)) as Float32Array;
-        tf.dispose(aligned);
-        out.push({ points: shifted.positions.map((p: { x: number; y: number }) => ({ x: p.x, y: p.y })), descriptor });
-      }
-      return out;
+      const lm = await this.landmarksIn(faceapi, image, f);
+      const aligned = lm.align();
+      const [face] = await faceapi.extractFaceTensors(image, [aligned]);
+      const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(face)) as Float32Array;
+      tf.dispose(face);
+      return { points: lm.positions, descriptor, aligned: { x: aligned.x, y: aligned.y, width: aligned.width, height: aligned.height } };
     } finally {
       image.dispose();
     }
   }
+}
+
+/**
+ * The part of the frame a face's landmarks and descriptor are computed from: its box grown by its
+ * larger side on every side, clipped to the frame. face-api reads only the face box and the box it
+ * aligns from the landmarks (their bounding box padded by 10 % a side), each clipped at the image
+ * border, so on this crop it computes what it computes on the whole frame (checked by readInside)
+ * without converting the whole frame to a tensor for every face: about a third of the time per
+ * face on a 1920x1280 photo (bench/.scratch measurements: 250 -> 90 ms).
+ */
+function around(frame: Frame, box: Box): { frame: Frame; x: number; y: number } {
+  const m = Math.max(box.width, box.height);
+  return cropFrame(frame, { x: box.x - m, y: box.y - m, width: box.width + 2 * m, height: box.height + 2 * m });
+}
+
+/** Whether `box` (crop coordinates) lies inside the crop wherever the crop cuts the frame. */
+function readInside(box: Box, crop: { frame: Frame; x: number; y: number }, frame: Frame): boolean {
+  return (box.x >= 0 || crop.x === 0) && (box.y >= 0 || crop.y === 0) &&
+    (box.x + box.width <= crop.frame.width || crop.x + crop.frame.width === frame.width) &&
+    (box.y + box.height <= crop.frame.height || crop.y + crop.frame.height === frame.height);
+}
+
+/** face-api points in crop coordinates, as plain points in frame coordinates. */
+function shifted(points: Array<{ x: number; y: number }>, crop: { x: number; y: number }): Array<{ x: number; y: number }> {
+  return points.map((p) => ({ x: p.x + crop.x, y: p.y + crop.y }));
 }

@@ -1,5 +1,5 @@
-// Box arithmetic shared by the detectors: IoU, non-maximum suppression, clipping, square tiles.
-import type { Box, Detection } from "../types.ts";
+// Box arithmetic shared by the detectors: IoU, non-maximum suppression, clipping, square tiles, crops.
+import type { Box, Detection, Frame } from "../types.ts";
 
 export function area(b: Box): number {
   return Math.max(0, b.width) * Math.max(0, b.height);
@@ -58,4 +58,15 @@ export function squareTiles(width: number, height: number, size: number, overlap
   const tiles: Box[] = [];
   for (const y of positions(height)) for (const x of positions(width)) tiles.push({ x, y, width: side, height: side });
   return tiles;
+}
+
+/** Crop (integer, clipped) of a frame. */
+export function cropFrame(frame: Frame, box: Box): { frame: Frame; x: number; y: number } {
+  const x0 = Math.max(0, Math.floor(box.x)), y0 = Math.max(0, Math.floor(box.y));
+  const x1 = Math.min(frame.width, Math.ceil(box.x + box.width)), y1 = Math.min(frame.height, Math.ceil(box.y + box.height));
+  const w = Math.max(1, x1 - x0), h = Math.max(1, y1 - y0);
+  const c = frame.channels;
+  const data = Buffer.alloc(w * h * c);
+  for (let y = 0; y < h; y++) frame.data.copy(data, y * w * c, ((y0 + y) * frame.width + x0) * c, ((y0 + y) * frame.width + x0 + w) * c);
+  return { frame: { data, width: w, height: h, channels: c }, x: x0, y: y0 };
 }

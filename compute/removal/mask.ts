@@ -9,6 +9,7 @@
 // the object by a pixel or two) and given a soft rim outside the dilated area, through which the
 // fill is blended into the frame. Every pixel of the dilated area is 255.
 import { addEllipses, addRects, dilateMask, emptyMask, featherMask, growBox } from "../effects/mask.ts";
+import { cropFrame } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Box, Frame, Mask } from "../types.ts";
 
@@ -27,17 +28,6 @@ export interface RemovalMaskOptions {
 }
 
 export const DEFAULT_REMOVAL_MASK: RemovalMaskOptions = { personThreshold: 0.25, minPersonCoverage: 0.15, dilate: 0.05, minDilate: 4 };
-
-/** Crop (integer, clipped) of a frame. */
-export function cropFrame(frame: Frame, box: Box): { frame: Frame; x: number; y: number } {
-  const x0 = Math.max(0, Math.floor(box.x)), y0 = Math.max(0, Math.floor(box.y));
-  const x1 = Math.min(frame.width, Math.ceil(box.x + box.width)), y1 = Math.min(frame.height, Math.ceil(box.y + box.height));
-  const w = Math.max(1, x1 - x0), h = Math.max(1, y1 - y0);
-  const c = frame.channels;
-  const data = Buffer.alloc(w * h * c);
-  for (let y = 0; y < h; y++) frame.data.copy(data, y * w * c, ((y0 + y) * frame.width + x0) * c, ((y0 + y) * frame.width + x0 + w) * c);
-  return { frame: { data, width: w, height: h, channels: c }, x: x0, y: y0 };
-}
 
 export async function removalMask(
   frame: Frame,

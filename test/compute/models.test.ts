@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { loadModelConfig } from "../../compute/config.ts";
+import type { Box, Frame } from "../../compute/types.ts";
 import { faceBoxes, loadPhoto, matches } from "./photos.ts";
 
 let models: Models;
@@ -105,6 +106,35 @@ describe("FaceLandmarker", () => {
     const dist = (u: Float32Array, v: Float32Array) => Math.hypot(...Array.from(u, (x, i) => x - v[i]));
     expect(dist(a.descriptor, shifted.descriptor)).toBeLessThan(0.4);
     expect(dist(a.descriptor, other.descriptor)).toBeGreaterThan(0.6);
+  });
+
+  it("reads each face from a crop around it and gets exactly what face-api gets from the whole frame", async () => {
+    // The reference: face-api's own steps on the whole frame (landmarks in the box, descriptor in
+    // the box aligned from them), as FaceLandmarker computed them before it cropped.
+    const { frameToTensor, tf } = await import("../../compute/models/runtime/tfjs.ts");
+    const { loadFaceApi } = await import("../../compute/models/runtime/face-api.ts");
+    const faceapi = await loadFaceApi();
+    const whole = async (frame: Frame, b: Box) => {
+      const image = frameToTensor(frame);
+      const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(b.x, b.y, b.width, b.height)]);
+      const lm = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop)).shiftBy(b.x, b.y);
+      const [aligned] = await faceapi.extractFaceTensors(image, [lm.align()]);
+      const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned)) as Float32Array;
+      tf.dispose([crop, aligned, image]);
+      return { points: lm.positions.map((q: { x: number; y: number }) => ({ x: q.x, y: q.y })), descriptor };
+    };
+    const frame = await loadPhoto("group4.jpg");
+    const boxes: Box[] = [...faceBoxes()["group4.jpg"]];
+    // A box cut by the frame's left edge and one a little off its face, at fractional positions.
+    boxes.push({ ...boxes[0], x: -boxes[0].width * 0.3 }, { ...boxes[1], x: boxes[1].x + 3.3, y: boxes[1].y - 2.7 });
+    const described = await models.landmarks.describe(frame, boxes);
+    const landmarks = await models.landmarks.landmarks(frame, boxes);
+    for (const [i, b] of boxes.entries()) {
+      const ref = await whole(frame, b);
+      expect(Array.from(described[i].descriptor)).toEqual(Array.from(ref.descriptor));
+      expect(described[i].points).toEqual(ref.points);
+      expect(landmarks[i]).toEqual(ref.points);
+    }
   });
 });
 
