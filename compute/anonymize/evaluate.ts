@@ -57,18 +57,21 @@ export class FaceMeter {
 
   /**
    * For each original face: detector score at its position in `output`, and the descriptor
-   * distance between the original and the output face (described at the output detection's box
-   * when there is one, else at the original box).
+   * distance between the original and the output face, and the box it was described at (the
+   * output detection's box when there is one, else the original box). With `atOriginal`, the
+   * distance is the smaller of that one and the one at the original box.
    */
-  async compare(output: Frame, originals: FaceMeasure[]): Promise<Array<{ score: number; distance: number }>> {
+  async compare(output: Frame, originals: FaceMeasure[], opts: { atOriginal?: boolean } = {}): Promise<Array<{ score: number; distance: number; box: Box }>> {
     const dets = await this.detect(output, 0.05);
-    const res: Array<{ score: number; distance: number }> = [];
+    const res: Array<{ score: number; distance: number; box: Box }> = [];
     for (const o of originals) {
       let best: (typeof dets)[number] | undefined;
       for (const d of dets) if (iou(d, o.box) >= 0.3 && (!best || d.score > best.score)) best = d;
       const box = best ? { x: best.x, y: best.y, width: best.width, height: best.height } : o.box;
       const [desc] = await this.landmarker.describe(output, [box]);
-      res.push({ score: best?.score ?? 0, distance: distance(desc.descriptor, o.descriptor) });
+      let d = distance(desc.descriptor, o.descriptor);
+      if (opts.atOriginal && box !== o.box) d = Math.min(d, distance((await this.landmarker.describe(output, [o.box]))[0].descriptor, o.descriptor));
+      res.push({ score: best?.score ?? 0, distance: d, box });
     }
     return res;
   }

@@ -3,10 +3,10 @@
 // the per-track identity calibration the video pipeline uses (compute/anonymize/calibrate.ts):
 //   - still a face: SSD MobileNetV1 finds a face at the original position with score >= 0.5 for
 //     every one of the 24 photo faces (measured min 0.70) and every video frame;
-//   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on the
-//     astronaut and every video frame; across the 24 photo faces at least 22 reach 0.6, every face
-//     >= 0.55 and the median >= 0.65. The 0.6 floor is NOT met for every face (measured 22 of 24,
-//     min 0.584, see compute/anonymize/README.md; 21 of 24 before the calibration's local search);
+//   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on every
+//     one of the 24 photo faces and every video frame, and the median >= 0.65 (measured min 0.604,
+//     a thin margin: 23 of 24 before the calibration measured each view at two boxes, see
+//     compute/anonymize/README.md; small video faces do not all reach it, see test/e2e/videos);
 //   - stability: flicker ratio (stabilised frame-to-frame change of the output / of the input
 //     inside the face region) <= 1.2 with the pipeline's flow-tracked landmarks (measured 1.10;
 //     One-Euro-filtered landmarks 2.72);
@@ -185,16 +185,16 @@ describe("anonymized photos, measured with face-api", () => {
       for (const x of r) {
         results.push({ photo: name, ...x });
         expect(x.score).toBeGreaterThanOrEqual(0.5);
-        expect(x.distance).toBeGreaterThanOrEqual(name === "astronaut.png" ? 0.6 : 0.55);
+        expect(x.distance).toBeGreaterThanOrEqual(0.6);
       }
     });
   }
 
-  it("all 24 faces detected at >= 0.5; >= 22 of 24 at identity distance >= 0.6; median >= 0.65", () => {
+  it("all 24 faces detected at >= 0.5 and at identity distance >= 0.6; median >= 0.65", () => {
     expect(results.length).toBe(24);
     expect(results.filter((r) => r.score >= 0.5).length).toBe(24);
     const d = results.map((r) => r.distance).sort((a, b) => a - b);
-    expect(d.filter((x) => x >= 0.6).length).toBeGreaterThanOrEqual(22);
+    expect(d.filter((x) => x >= 0.6).length).toBe(24);
     expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.65);
   });
 
@@ -248,9 +248,13 @@ describe("local search after the seeded candidates", () => {
     expect(walked.distance).toBeGreaterThan(seeded.distance);
     expect(walked.score).toBeGreaterThanOrEqual(CALIBRATION.minScore);
     expect(again.identity).toEqual(walked.identity);
-    // What is reported is what is drawn: re-measured on the rendered output.
-    const [m] = await meter.compare(anonymizeFace(frame, views[0].face, walked.identity), [faces[2]]);
+    // What is reported is what is drawn: re-measured on the rendered output, the smaller of the
+    // distances at SSD's box and at the original box, so never above the figure at SSD's box alone.
+    const output = anonymizeFace(frame, views[0].face, walked.identity);
+    const [m] = await meter.compare(output, [faces[2]], { atOriginal: true });
     expect(m.distance).toBeCloseTo(walked.distance, 5);
+    const [atDetection] = await meter.compare(output, [faces[2]]);
+    expect(atDetection.distance).toBeGreaterThanOrEqual(walked.distance - 1e-9);
   });
 });
 
