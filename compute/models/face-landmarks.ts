@@ -100,7 +100,7 @@ export class FaceLandmarker extends Model<FaceApi> {
  * aligns from the landmarks (their bounding box padded by 10 % a side), each clipped at the image
  * border, so on this crop it computes what it computes on the whole frame (checked by readInside)
  * without converting the whole frame to a tensor for every face: about a third of the time per
- * face on a 1920x1280 photo (bench/.scratch measurements: 250 -> 90 ms).
+ * face on a 1920x1280 photo (250 -> 90 ms; 232 -> 141 ms a face over the test photos).
  */
 function around(frame: Frame, box: Box): { frame: Frame; x: number; y: number } {
   const m = Math.max(box.width, box.height);
