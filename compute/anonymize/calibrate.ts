@@ -92,8 +92,9 @@ export interface CalibrationTrack {
  * A candidate passes when on EVERY view SSD still finds the face at `minScore` and the descriptor
  * is `target` away from the original's; the first that passes is kept, else the one with the
  * largest smallest distance among those found on every view, else the best found. Costs one SSD
- * pass and one landmark+descriptor pass per candidate and view measured; a candidate stops being
- * measured as soon as it fails a view or can no longer beat the best so far.
+ * pass and two landmark+descriptor passes per candidate and view measured; a candidate stops being
+ * measured as soon as it fails a view or can no longer beat the best so far (before the SSD pass
+ * when the descriptor at the original box already shows that).
  */
 export async function calibrateIdentity(meter: FaceMeter, views: CalibrationView[], trackId: number | string, opts: CalibrationOptions = {}): Promise<CalibrationResult> {
   return (await calibrateIdentities(meter, [{ trackId, views }], opts)).get(trackId)!;
@@ -116,6 +117,8 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   const options = opts.options ?? DEFAULT_ANONYMIZE_OPTIONS;
   const found = (x: CalibrationResult) => x.score >= minScore;
+  // A candidate that can neither reach the target nor beat the track's best found candidate.
+  const beaten = (res: CalibrationResult, best: CalibrationResult | undefined) => res.distance < target && !!best && found(best) && res.distance <= best.distance;
   const states = await Promise.all(tracks.map(async (t) => {
     if (!t.views.length) throw new Error(`calibrateIdentity needs at least one view of track ${t.trackId}`);
     // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
@@ -139,6 +142,9 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
       // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor
       // there), once per distinct frame among this view of the trials still measuring; the
       // distance is also taken at the original box and the smaller counts (ROBUST_DISTANCE).
+      // That one comes first: it bounds the candidate's distance from above, so a candidate it
+      // already shows beaten is stopped before the SSD pass, as it would be after it (the same
+      // choices, with fewer SSD passes).
       const byFrame = new Map<Frame, typeof trials>();
       for (const x of trials) {
         if (!x.measuring || i >= x.track.views.length) continue;
@@ -149,15 +155,22 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
         const faces = group.map((x) => ({ ...x.track.views[i].face, trackId: x.track.trackId }));
         const identityOf = new Map(group.map((x) => [x.track.trackId, x.res.identity]));
         const drawn = anonymizeFaces(frame, faces, (id) => identityOf.get(id)!, options);
-        const scores = await meter.compare(drawn, group.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })), ROBUST_DISTANCE);
-        for (const [j, x] of group.entries()) {
+        const atOriginal = await meter.landmarker.describe(drawn, group.map((x) => x.track.views[i].face.box));
+        const measured = group.filter((x, j) => {
+          x.res.distance = Math.min(x.res.distance, distance(atOriginal[j].descriptor, x.track.originals[i]));
+          if (beaten(x.res, x.track.best)) x.measuring = false;
+          return x.measuring;
+        });
+        if (!measured.length) continue;
+        const scores = await meter.compare(drawn, measured.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })));
+        for (const [j, x] of measured.entries()) {
           const { res, track } = x;
           res.distance = Math.min(res.distance, scores[j].distance);
           res.score = Math.min(res.score, scores[j].score);
           res.boxes[i] = scores[j].box;
           // Stop measuring once this candidate has failed a view (it can still be the fallback on
           // what it was measured on) or cannot beat the best found candidate any more.
-          if (!found(res) || (res.distance < target && track.best && found(track.best) && res.distance <= track.best.distance)) x.measuring = false;
+          if (!found(res) || beaten(res, track.best)) x.measuring = false;
         }
       }
     }
@@ -190,6 +203,8 @@ const SCREEN_MARGIN = 0.01;
  * box (small faces most), so a choice made on one box picks candidates that were lucky there and
  * land lower on the frames it was not measured on; the smaller of two is the figure a choice can
  * count on (bench/anonymization.ts: photos 23 -> 24 of 24 at 0.6; one more describe per view).
+ * The seeded rounds take the two apart (the bound at the original box first); the walk's full
+ * measure takes both from FaceMeter.compare.
  */
 const ROBUST_DISTANCE = { atOriginal: true };
 

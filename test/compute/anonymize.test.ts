@@ -14,7 +14,7 @@
 //     outputs the same person (measured 11: a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
-//     one SSD pass per round for all of them (group1: 4 passes instead of 9), each track still
+//     at most one SSD pass per round for all of them (group1: 4 passes instead of 9), each track still
 //     stopping at its first passing candidate;
 //   - local search: a face no seeded candidate takes to the target is walked farther, still found,
 //     deterministically, and every step stays in range and fold-free;
@@ -210,7 +210,7 @@ describe("anonymized photos, measured with face-api", () => {
 });
 
 describe("joint calibration of tracks that start together", () => {
-  it("costs one SSD pass per round for all of them, and each track's choice follows the single-track rule", { timeout: 600_000 }, async () => {
+  it("costs at most one SSD pass per round for all of them, and each track's choice follows the single-track rule", { timeout: 600_000 }, async () => {
     const { frame, faces } = photos.get("group1.jpg")!;
     expect(faces.length).toBeGreaterThanOrEqual(3);
     let passes = 0;
@@ -222,8 +222,9 @@ describe("joint calibration of tracks that start together", () => {
     const chosen = await calibrateIdentities(counting, tracks, { salt: 3, refine: 0 });
     const tried = tracks.map((t) => chosen.get(t.trackId)!.tried);
     console.log(`joint calibration of ${faces.length} faces: rounds per track ${tried.join(", ")}, SSD passes ${passes} (separately: ${tried.reduce((a, b) => a + b, 0)})`);
-    // One view: every round is one SSD pass over the frame with every still-choosing face drawn.
-    expect(passes).toBe(Math.max(...tried));
+    // One view: every round is at most one SSD pass over the frame with every still-choosing face
+    // drawn (none when the descriptor at the original box already shows every candidate beaten).
+    expect(passes).toBeLessThanOrEqual(Math.max(...tried));
     for (const t of tracks) {
       const c = chosen.get(t.trackId)!;
       // A track stops at its first candidate that passes; one that never passes tried them all.
