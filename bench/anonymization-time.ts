@@ -36,6 +36,9 @@ timed(FaceMeter.prototype, "compare", "calibration: measure a candidate");
 timed(FaceMeter.prototype, "detect", "  of which SSD");
 timed(FaceDetector.prototype, "detect", "pipeline face detection");
 timed(FaceLandmarker.prototype, "landmarks", "landmarks (tracking)");
+// Calibration's descriptor passes: inside "measure a candidate" and outside it (the bound at the
+// original box before the SSD pass, the local search's screens).
+timed(FaceLandmarker.prototype, "describe", "descriptors (calibration, all)");
 
 const clip = process.argv[2] ?? join(tmpdir(), "obscura-bench-video", "panzoom-720p-4s-25fps.mp4");
 const models = createModels();
