@@ -91,10 +91,10 @@ export interface CalibrationTrack {
  * scale, pose and expression the track goes through, not only on the frame it was made on).
  * A candidate passes when on EVERY view SSD still finds the face at `minScore` and the descriptor
  * is `target` away from the original's; the first that passes is kept, else the one with the
- * largest smallest distance among those found on every view, else the best found. Costs one SSD
- * pass and two landmark+descriptor passes per candidate and view measured; a candidate stops being
- * measured as soon as it fails a view or can no longer beat the best so far (before the SSD pass
- * when the descriptor at the original box already shows that).
+ * largest smallest distance among those found on every view, else the best found. Costs, per
+ * candidate and view measured, a landmark+descriptor pass at the original box, then, unless that
+ * already shows the candidate beaten, an SSD pass and a second descriptor pass at SSD's box; a
+ * candidate stops being measured as soon as it fails a view or can no longer beat the best so far.
  */
 export async function calibrateIdentity(meter: FaceMeter, views: CalibrationView[], trackId: number | string, opts: CalibrationOptions = {}): Promise<CalibrationResult> {
   return (await calibrateIdentities(meter, [{ trackId, views }], opts)).get(trackId)!;
@@ -225,8 +225,8 @@ interface RefineOptions {
  * (neighbourIdentity: a few parameters moved by up to a step, within the escalated candidates'
  * ranges) is first screened with the descriptor alone at each view's original box and where SSD
  * found the current best's face (no SSD pass: a neighbour moves that box little, so the screen
- * follows the full measure); only one that screens SCREEN_MARGIN farther than the current identity on every view is
- * measured in full (at most steps / 5 of them), and it is taken when SSD still finds it at
+ * follows the full measure); only one that screens SCREEN_MARGIN farther than the current
+ * identity on every view is measured in full (at most steps / 5 of them), and it is taken when SSD still finds it at
  * `minScore` on every view and it is farther than the best. Deterministic: the walk is seeded from
  * the track id and the starting salt.
  */
