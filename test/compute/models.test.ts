@@ -127,13 +127,20 @@ describe("FaceLandmarker", () => {
     const boxes: Box[] = [...faceBoxes()["group4.jpg"]];
     // A box cut by the frame's left edge and one a little off its face, at fractional positions.
     boxes.push({ ...boxes[0], x: -boxes[0].width * 0.3 }, { ...boxes[1], x: boxes[1].x + 3.3, y: boxes[1].y - 2.7 });
-    const described = await models.landmarks.describe(frame, boxes);
-    const landmarks = await models.landmarks.landmarks(frame, boxes);
+    // One face per call (read from its crop), and all of them twice over in one call (their crops
+    // together then hold more pixels than the frame, so the frame is read once for all of them).
+    const together = await models.landmarks.describe(frame, [...boxes, ...boxes]);
+    const landmarks = await models.landmarks.landmarks(frame, [...boxes, ...boxes]);
     for (const [i, b] of boxes.entries()) {
       const ref = await whole(frame, b);
-      expect(Array.from(described[i].descriptor)).toEqual(Array.from(ref.descriptor));
-      expect(described[i].points).toEqual(ref.points);
+      const [alone] = await models.landmarks.describe(frame, [b]);
+      for (const got of [alone, together[i], together[i + boxes.length]]) {
+        expect(Array.from(got.descriptor)).toEqual(Array.from(ref.descriptor));
+        expect(got.points).toEqual(ref.points);
+      }
+      expect((await models.landmarks.landmarks(frame, [b]))[0]).toEqual(ref.points);
       expect(landmarks[i]).toEqual(ref.points);
+      expect(landmarks[i + boxes.length]).toEqual(ref.points);
     }
   });
 });
