@@ -2,7 +2,7 @@
 // class: anonymisation needs both for the same face (landmarks to align, descriptor to compare).
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { cropFrame } from "./geometry.ts";
+import { cropFrame, type FrameRegion } from "./geometry.ts";
 import { faceApiModelDir, loadFaceApi, type FaceApi } from "./runtime/face-api.ts";
 import { frameToTensor, tf } from "./runtime/tfjs.ts";
 
@@ -104,27 +104,24 @@ export class FaceLandmarker extends Model<FaceApi> {
  * without converting the whole frame to a tensor for every face: about a third of the time per
  * face on a 1920x1280 photo (250 -> 90 ms; 232 -> 141 ms a face over the test photos).
  */
-function around(frame: Frame, box: Box): Region {
+function around(frame: Frame, box: Box): FrameRegion {
   const m = Math.max(box.width, box.height);
   return cropFrame(frame, { x: box.x - m, y: box.y - m, width: box.width + 2 * m, height: box.height + 2 * m });
 }
-
-/** A part of a frame (or all of it) and where it sits in the frame. */
-type Region = { frame: Frame; x: number; y: number };
 
 /**
  * Where each face is read from: the crop around it, or the whole frame for every face when the
  * crops together would hold more pixels than the frame (many large faces: the frame is then
  * converted once for all of them).
  */
-function regionsOf(frame: Frame, faces: Box[]): Region[] {
+function regionsOf(frame: Frame, faces: Box[]): FrameRegion[] {
   const crops = faces.map((f) => around(frame, f));
   const pixels = crops.reduce((n, c) => n + c.frame.width * c.frame.height, 0);
   return pixels < frame.width * frame.height ? crops : faces.map(() => ({ frame, x: 0, y: 0 }));
 }
 
 /** A face box in its region's coordinates. */
-function inRegion(box: Box, region: Region): Box {
+function inRegion(box: Box, region: FrameRegion): Box {
   return { ...box, x: box.x - region.x, y: box.y - region.y };
 }
 
@@ -145,13 +142,13 @@ class Tensors {
 }
 
 /** Whether `box` (crop coordinates) lies inside the crop wherever the crop cuts the frame. */
-function readInside(box: Box, crop: Region, frame: Frame): boolean {
+function readInside(box: Box, crop: FrameRegion, frame: Frame): boolean {
   return (box.x >= 0 || crop.x === 0) && (box.y >= 0 || crop.y === 0) &&
     (box.x + box.width <= crop.frame.width || crop.x + crop.frame.width === frame.width) &&
     (box.y + box.height <= crop.frame.height || crop.y + crop.frame.height === frame.height);
 }
 
 /** face-api points in crop coordinates, as plain points in frame coordinates. */
-function shifted(points: Array<{ x: number; y: number }>, crop: Region): Array<{ x: number; y: number }> {
+function shifted(points: Array<{ x: number; y: number }>, crop: FrameRegion): Array<{ x: number; y: number }> {
   return points.map((p) => ({ x: p.x + crop.x, y: p.y + crop.y }));
 }

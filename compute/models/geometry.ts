@@ -60,8 +60,15 @@ export function squareTiles(width: number, height: number, size: number, overlap
   return tiles;
 }
 
+/** A part of a frame (or all of it) and where its top-left corner sits in the frame. */
+export interface FrameRegion {
+  frame: Frame;
+  x: number;
+  y: number;
+}
+
 /** Crop (integer, clipped) of a frame. */
-export function cropFrame(frame: Frame, box: Box): { frame: Frame; x: number; y: number } {
+export function cropFrame(frame: Frame, box: Box): FrameRegion {
   const x0 = Math.max(0, Math.floor(box.x)), y0 = Math.max(0, Math.floor(box.y));
   const x1 = Math.min(frame.width, Math.ceil(box.x + box.width)), y1 = Math.min(frame.height, Math.ceil(box.y + box.height));
   const w = Math.max(1, x1 - x0), h = Math.max(1, y1 - y0);
