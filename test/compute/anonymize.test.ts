@@ -14,7 +14,7 @@
 //     outputs the same person (measured 11: a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
-//     at most one SSD pass per round for all of them (group1: 4 passes instead of 9), each track still
+//     at most one SSD pass per round for all of them (group1: 7 passes for 1, 4 and 16 rounds), each track still
 //     stopping at its first passing candidate;
 //   - local search: a face no seeded candidate takes to the target is walked farther, still found,
 //     deterministically, and every step stays in range and fold-free;
