@@ -203,10 +203,10 @@ const SCREEN_MARGIN = 0.01;
  * box (small faces most), so a choice made on one box picks candidates that were lucky there and
  * land lower on the frames it was not measured on; the smaller of two is the figure a choice can
  * count on (bench/anonymization.ts: photos 23 -> 24 of 24 at 0.6; one more describe per view).
- * The seeded rounds take the two apart (the bound at the original box first); the walk's full
- * measure takes both from FaceMeter.compare.
+ * The seeded rounds take the two apart (the bound at the original box first); the walk takes the
+ * one at the original box from its screen and the one at SSD's box from its full measure.
  */
-const ROBUST_DISTANCE = { atOriginal: true };
+const ROBUST_DISTANCE = (atSsdBox: number, atOriginal: number) => Math.min(atSsdBox, atOriginal);
 
 interface RefineOptions {
   steps: number;
@@ -226,8 +226,9 @@ interface RefineOptions {
  * ranges) is first screened with the descriptor alone at each view's original box and where SSD
  * found the current best's face (no SSD pass: a neighbour moves that box little, so the screen
  * follows the full measure); only one that screens SCREEN_MARGIN farther than the current
- * identity on every view is measured in full (at most steps / 5 of them), and it is taken when SSD still finds it at
- * `minScore` on every view and it is farther than the best. Deterministic: the walk is seeded from
+ * identity on every view is measured in full (at most steps / 5 of them): an SSD pass on the
+ * same drawings and a descriptor pass at the box SSD finds. It is taken when SSD still finds it
+ * at `minScore` on every view and it is farther than the best. Deterministic: the walk is seeded from
  * the track id and the starting salt.
  */
 async function refineIdentity(
@@ -238,26 +239,32 @@ async function refineIdentity(
   o: RefineOptions,
 ): Promise<CalibrationResult> {
   const rand = prng(seedOf(track.trackId, start.salt) ^ 0x5bd1e995);
-  // Screening draws this face alone (the descriptor only looks at its box); the full measure
-  // draws the other tracks' choices too, as the output shows them.
-  const draw = (view: CalibrationView, identity: SyntheticIdentity, alone = false) => {
-    const rest = alone ? [] : others(view.frame);
-    const faces = [{ ...view.face, trackId: track.trackId }, ...rest.map((r) => r.face)];
-    const identityOf = new Map<number | string, SyntheticIdentity>([[track.trackId, identity], ...rest.map((r): [number | string, SyntheticIdentity] => [r.face.trackId, r.identity])]);
-    return anonymizeFaces(view.frame, faces, (id) => identityOf.get(id)!, o.options);
-  };
-  // The smallest distance over the views, or undefined as soon as one view is not beyond `bar`.
-  const screen = async (identity: SyntheticIdentity, boxes: Box[], bar: number): Promise<number | undefined> => {
+  // The other tracks' choices are drawn once per view, as the output shows them, and each
+  // neighbour is drawn over them once: the screen and the full measure read the same pixels.
+  const backgrounds = track.views.map((view) => {
+    const rest = others(view.frame);
+    if (!rest.length) return view.frame;
+    const identityOf = new Map(rest.map((r): [number | string, SyntheticIdentity] => [r.face.trackId, r.identity]));
+    return anonymizeFaces(view.frame, rest.map((r) => r.face), (id) => identityOf.get(id)!, o.options);
+  });
+  const draw = (i: number, identity: SyntheticIdentity) => anonymizeFaces(backgrounds[i], [{ ...track.views[i].face, trackId: track.trackId }], () => identity, o.options);
+  // Every view drawn and its distance at the original box, with the smallest distance over the
+  // views at the original boxes and at `boxes` (where SSD found the current best's face); or
+  // undefined as soon as one view is not beyond `bar`.
+  const screen = async (identity: SyntheticIdentity, boxes: Box[], bar: number) => {
+    const views: Array<{ drawn: Frame; atOriginal: number }> = [];
     let d = Infinity;
     for (const [i, view] of track.views.entries()) {
-      const drawn = draw(view, identity, true);
-      for (const desc of await meter.landmarker.describe(drawn, boxes[i] ? [boxes[i], view.face.box] : [view.face.box])) d = Math.min(d, distance(desc.descriptor, track.originals[i]));
+      const drawn = draw(i, identity);
+      const [atOriginal, atBest] = (await meter.landmarker.describe(drawn, boxes[i] ? [view.face.box, boxes[i]] : [view.face.box])).map((desc) => distance(desc.descriptor, track.originals[i]));
+      d = Math.min(d, atOriginal, atBest ?? Infinity);
       if (d <= bar) return undefined;
+      views.push({ drawn, atOriginal });
     }
-    return d;
+    return { distance: d, views };
   };
   let best = start;
-  let current = (await screen(start.identity, start.boxes, -Infinity))!;
+  let current = (await screen(start.identity, start.boxes, -Infinity))!.distance;
   let refined = 0;
   let measured = 0;
   while (refined < o.steps && measured < o.steps / 5 && best.distance < o.target) {
@@ -268,17 +275,18 @@ async function refineIdentity(
     const screened = await screen(identity, best.boxes, current + SCREEN_MARGIN);
     if (screened === undefined) continue;
     measured++;
+    // The full measure: SSD on the screened drawings and the distance at the box it finds.
     const res: CalibrationResult = { ...best, identity, distance: Infinity, score: Infinity, boxes: [] };
     for (const [i, view] of track.views.entries()) {
-      const [m] = await meter.compare(draw(view, identity), [{ ...view.face, descriptor: track.originals[i], score: 1 }], ROBUST_DISTANCE);
-      res.distance = Math.min(res.distance, m.distance);
+      const [m] = await meter.compare(screened.views[i].drawn, [{ ...view.face, descriptor: track.originals[i], score: 1 }]);
+      res.distance = Math.min(res.distance, ROBUST_DISTANCE(m.distance, screened.views[i].atOriginal));
       res.score = Math.min(res.score, m.score);
       res.boxes[i] = m.box;
       if (res.score < o.minScore || res.distance <= best.distance) break;
     }
     if (res.score >= o.minScore && res.distance > best.distance) {
       best = res;
-      current = res.distance; // what the screen gives it at its new boxes, drawn alone
+      current = res.distance; // what the screen gives it at its new boxes
     }
   }
   return { ...best, refined };
