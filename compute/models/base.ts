@@ -3,6 +3,20 @@
 // so we pay it at load time rather than on a user's request), and load bookkeeping for /healthz.
 import { MODEL_CATALOG, type ModelId } from "../config.ts";
 
+/**
+ * A loader that runs once: concurrent and later callers share its promise, and a failed load may
+ * be retried by a later call. For the measuring models the benches and tests load outside the
+ * registry (Model below also keeps the /healthz bookkeeping).
+ */
+export function singleFlight<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () =>
+    (pending ??= load().catch((err: unknown) => {
+      pending = undefined;
+      throw err;
+    }));
+}
+
 export type ModelState = "idle" | "loading" | "ready" | "failed";
 
 export interface ModelStatus {

@@ -12,6 +12,8 @@
 //     One-Euro-filtered landmarks 2.72);
 //   - held out: Human's FaceRes (which the choice never sees) still calls at most 13 of the 24
 //     outputs the same person (measured 11: a regression bound that documents the gap);
+//   - expression: face-api's expression network reads the same most probable expression on at
+//     least 12 of the 24 outputs as on their inputs (a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
 //     at most one SSD pass per round for all of them (group1: 7 passes for 1, 4 and 16 rounds), each track still
@@ -30,6 +32,7 @@ import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonym
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
 import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, humanSimilarity } from "../../compute/anonymize/held-out.ts";
+import { ExpressionReader, expressionChange, topExpression } from "../../compute/anonymize/expression.ts";
 import { TEST_PHOTOS, loadPhoto, measurePhoto, panZoomVideo, runVideo, stabilityMetric } from "../../bench/anonymization.ts";
 
 const meter = new FaceMeter();
@@ -38,6 +41,9 @@ const results: Array<{ photo: string; distance: number; score: number }> = [];
 /** Human's FaceRes similarity, original -> output, per photo face (the held-out recognizer). */
 const heldOut: number[] = [];
 const faceres = new HeldOutRecognizer();
+/** face-api's expression network, original -> output, per photo face: same most probable expression, and the change. */
+const expressionKept: Array<{ same: boolean; change: number }> = [];
+const expressions = new ExpressionReader();
 
 beforeAll(async () => {
   await meter.load();
@@ -182,6 +188,8 @@ describe("anonymized photos, measured with face-api", () => {
       const boxes = faces.map((f) => f.box);
       const [before, after] = [await faceres.describeAll(frame, boxes), await faceres.describeAll(out, boxes)];
       heldOut.push(...before.map((b, i) => humanSimilarity(b, after[i]!)));
+      const [was, is] = [await expressions.read(frame, boxes), await expressions.read(out, boxes)];
+      expressionKept.push(...was.map((e, i) => ({ same: topExpression(e) === topExpression(is[i]!), change: expressionChange(e, is[i]!) })));
       for (const x of r) {
         results.push({ photo: name, ...x });
         expect(x.score).toBeGreaterThanOrEqual(0.5);
@@ -206,6 +214,19 @@ describe("anonymized photos, measured with face-api", () => {
     const same = heldOut.filter((x) => x > HUMAN_SAME_PERSON_SIMILARITY).length;
     console.log(`FaceRes similarity original -> output: ${heldOut.map((x) => x.toFixed(2)).join(" ")}; same person by Human's rule: ${same}/24`);
     expect(same).toBeLessThanOrEqual(13);
+  });
+
+  it("expression (face-api's expression network): a regression bound on how many faces keep theirs, not the bar", () => {
+    // The issue asks for a replacement that follows the original's expression. Measured 13 of 24
+    // outputs with the same most probable expression as the input (mean change 0.45); 7 of the 15
+    // smiles read as neutral or surprised. The warp's mouth-width, eye-shape and brow-tilt changes
+    // and the texture replacement lose it (compute/anonymize/README.md). A regression bound that
+    // documents the gap.
+    expect(expressionKept.length).toBe(24);
+    const kept = expressionKept.filter((x) => x.same).length;
+    const change = expressionKept.reduce((a, x) => a + x.change, 0) / 24;
+    console.log(`expression kept: ${kept}/24, mean change (total variation) ${change.toFixed(3)}`);
+    expect(kept).toBeGreaterThanOrEqual(12);
   });
 });
 
