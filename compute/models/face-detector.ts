@@ -4,7 +4,8 @@
 //   1. SSD MobileNetV1 on the whole frame: large, turned, tilted and partly hidden faces;
 //   2. BlazeFace (back-camera model, 256 px input) on overlapping square tiles of ~512 px, so
 //      small faces are seen at 2-4x the resolution; only small boxes are taken from tiles;
-//   3. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
+//   3. BlazeFace on the whole frame for faces larger than the tiles take (zoomed-in faces);
+//   4. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
 //      on our set it added no face the two passes above missed);
 // and merge everything with NMS. Measured on test/fixtures/photos (faces.json): see the report
 // printed by test/compute/models.test.ts.
@@ -88,6 +89,13 @@ export class FaceDetector {
           (d) => d.width <= this.options.blazeMaxFraction * side && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
         );
         found.push(...small);
+        // Large faces: boxes above the tiles' cap were SSD's alone, and SSD scores faces zoomed in
+        // past about 250 px in a 1080p frame (upscaled, tilted, looking down) under its 0.6: on
+        // the group photos zoomed so one face is 260-640 px wide in 1920x1080, it found 24 of 32
+        // whole faces. BlazeFace on the whole frame (256 px, where such a face is 35 px or more)
+        // finds them; only its boxes wider than the cap are taken, at the mid-size score.
+        const cap = this.options.blazeMaxFraction * side;
+        found.push(...(await this.blaze.detect(image)).filter((d) => d.width > cap && d.score >= this.options.blazeMidMinScore));
       }
       return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
     } finally {

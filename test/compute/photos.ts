@@ -75,3 +75,23 @@ export function flatFraction(f: Frame, box: Box): number {
   }
   return total ? same / total : 0;
 }
+
+/**
+ * A 1920x1080 frame zoomed in on `face` of photo `name` so that face is about `faceWidth` px wide
+ * (the 16:9 window around it, shrunk to fit the photo, resized with sharp), and the photo's
+ * hand-counted faces in it: `whole` inside the frame, `cut` crossing its edge.
+ */
+export async function zoomedOnFace(name: string, face: Box, faceWidth: number): Promise<{ frame: Frame; whole: Box[]; cut: Box[] }> {
+  const file = path.join(PHOTOS, name);
+  const meta = await sharp(file).metadata();
+  const s = faceWidth / face.width;
+  const h = Math.min(Math.round(1080 / s), meta.height!, Math.round((Math.min(Math.round(1920 / s), meta.width!) * 9) / 16));
+  const w = Math.round((h * 16) / 9);
+  const x = Math.max(0, Math.min(meta.width! - w, Math.round(face.x + face.width / 2 - w / 2)));
+  const y = Math.max(0, Math.min(meta.height! - h, Math.round(face.y + face.height / 2 - h / 2)));
+  const { data } = await sharp(file).extract({ left: x, top: y, width: w, height: h }).resize(1920, 1080).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const k = 1920 / w;
+  const boxes = faceBoxes()[name]!.map((b) => ({ x: (b.x - x) * k, y: (b.y - y) * k, width: b.width * k, height: b.height * k }));
+  const inside = (b: Box) => b.x >= 0 && b.y >= 0 && b.x + b.width <= 1920 && b.y + b.height <= 1080;
+  return { frame: { data, width: 1920, height: 1080, channels: 3 }, whole: boxes.filter(inside), cut: boxes.filter((b) => !inside(b)) };
+}
