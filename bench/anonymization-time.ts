@@ -12,6 +12,7 @@ import { createModels } from "../compute/models/index.ts";
 import { faceAnonymizationVideo } from "../compute/pipelines/video/face-anonymization.ts";
 import { probeVideo } from "../compute/video/probe.ts";
 import { processVideo } from "../compute/video/stream.ts";
+import { warmUp } from "./warm-up.ts";
 
 const spent = new Map<string, { ms: number; calls: number }>();
 
@@ -42,12 +43,9 @@ timed(FaceLandmarker.prototype, "describe", "descriptors (calibration, all)");
 
 const clip = process.argv[2] ?? join(tmpdir(), "obscura-bench-video", "panzoom-720p-4s-25fps.mp4");
 const models = createModels();
-// Load and warm only what the pipeline uses (one black frame through it, untimed, as bench:video does).
+// Load and warm only what the pipeline uses, as bench:video does.
 const { width, height } = await probeVideo(clip);
-const warm = faceAnonymizationVideo({ video_url: clip, is_watermark: false }, models, { salt: 1 });
-await warm.processChunk([{ data: Buffer.alloc(width * height * 3), width, height, channels: 3 }], 0);
-await warm.flush?.();
-await warm.close?.();
+await warmUp(faceAnonymizationVideo({ video_url: clip, is_watermark: false }, models, { salt: 1 }), width, height);
 for (const s of spent.values()) Object.assign(s, { ms: 0, calls: 0 });
 const t0 = performance.now();
 const result = await processVideo(clip, join(tmpdir(), "obscura-anonymization-time.mp4"), {

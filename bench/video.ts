@@ -26,10 +26,10 @@ import { fileURLToPath } from "node:url";
 import { featureById } from "../schema/features.ts";
 import { createModels } from "../compute/models/index.ts";
 import { VIDEO_PIPELINES } from "../compute/pipelines/video/index.ts";
-import type { Frame } from "../compute/types.ts";
 import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
 import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
+import { warmUp } from "./warm-up.ts";
 
 const selfPath = fileURLToPath(import.meta.url);
 const cacheDir = join(tmpdir(), "obscura-bench-video");
@@ -78,10 +78,7 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
   const models = createModels();
   const { probeVideo } = await import("../compute/video/probe.ts");
   const info = await probeVideo(clip);
-  const warm = pipeline(params, models);
-  const black: Frame = { data: Buffer.alloc(info.width * info.height * 3), width: info.width, height: info.height, channels: 3 };
-  await warm.processChunk([black], 0);
-  await warm.flush?.();
+  await warmUp(pipeline(params, models), info.width, info.height);
   const cpu0 = process.cpuUsage();
   const reaped0 = reapedChildrenCpuSeconds();
   const t0 = performance.now();
