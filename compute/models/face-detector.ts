@@ -6,7 +6,7 @@
 //      small faces are seen at 2-4x the resolution; only small boxes are taken from tiles;
 //   3. BlazeFace on the whole frame for faces larger than the tiles take (zoomed-in faces);
 //   4. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
-//      on our set it added no face the two passes above missed);
+//      on our set it added no face the passes above missed);
 // and merge everything with NMS. Measured on test/fixtures/photos (faces.json): see the report
 // printed by test/compute/models.test.ts.
 import type { Detection, Frame } from "../types.ts";
@@ -85,8 +85,9 @@ export class FaceDetector {
         // recall 0.956 (65/68); the two false boxes it adds there (BlazeFace 0.61 and 0.62) are
         // why boxes above 0.2 of the tile need a score of 0.75 (the video's faces score 0.82-0.97).
         // Measured by test/compute/models.test.ts and test/compute/video-face-blur.test.ts.
+        const cap = this.options.blazeMaxFraction * side;
         const small = (await this.blaze.detectTiles(image, side)).filter(
-          (d) => d.width <= this.options.blazeMaxFraction * side && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
+          (d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
         );
         found.push(...small);
         // Large faces: boxes above the tiles' cap were SSD's alone, and SSD scores faces zoomed in
@@ -94,7 +95,6 @@ export class FaceDetector {
         // the group photos zoomed so one face is 260-640 px wide in 1920x1080, it found 24 of 32
         // whole faces. BlazeFace on the whole frame (256 px, where such a face is 35 px or more)
         // finds them; only its boxes wider than the cap are taken, at the mid-size score.
-        const cap = this.options.blazeMaxFraction * side;
         found.push(...(await this.blaze.detect(image)).filter((d) => d.width > cap && d.score >= this.options.blazeMidMinScore));
       }
       return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));

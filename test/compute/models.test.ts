@@ -69,7 +69,8 @@ describe("FaceDetector", () => {
     const lines: string[] = [];
     for (const name of ["group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg"]) {
       for (const face of faceBoxes()[name]!) {
-        const { frame, whole, cut } = await zoomedOnFace(name, face, widths[k++ % widths.length]!);
+        const width = widths[k++ % widths.length]!;
+        const { frame, whole, cut } = await zoomedOnFace(name, face, width);
         const found = await models.faces.detect(frame);
         const used = new Set<number>();
         for (const b of whole) {
@@ -79,7 +80,7 @@ describe("FaceDetector", () => {
         // A box on a face the frame's edge cuts is neither a hit nor a false box.
         const onCut = found.filter((d, j) => !used.has(j) && cut.some((b) => matches(d, b))).length;
         tp += used.size; fn += whole.length - used.size; fp += found.length - used.size - onCut;
-        lines.push(`${name} ${Math.round(widths[(k - 1) % 3]!)} px: ${used.size}/${whole.length}`);
+        lines.push(`${name} ${width} px: ${used.size}/${whole.length}`);
       }
     }
     console.log(`zoomed-in faces at 1080p: found ${tp}/${tp + fn}, false ${fp}\n  ${lines.join("\n  ")}`);
