@@ -28,17 +28,17 @@ export class ExpressionReader {
     if (boxes.length === 0) return [];
     const faceapi = await this.load();
     const image = frameToTensor(frame);
+    let crops: tf.Tensor3D[] = [];
     try {
-      const crops: tf.Tensor3D[] = await faceapi.extractFaceTensors(image, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
+      crops = await faceapi.extractFaceTensors(image, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
       const out: Expression[] = [];
       for (const crop of crops) {
         const p = (await faceapi.nets.faceExpressionNet.predictExpressions(crop)) as Expression;
         out.push(Object.fromEntries(EXPRESSIONS.map((e) => [e, p[e]])) as Expression);
       }
-      tf.dispose(crops);
       return out;
     } finally {
-      image.dispose();
+      tf.dispose([image, ...crops]);
     }
   }
 }
