@@ -11,6 +11,7 @@
 // adversarial tuning), but the choice IS made with the same descriptor the identity figure is
 // measured with: the seed-only figure (bench/anonymization.ts, first block) is the unselected one.
 import type { Box, Frame } from "../types.ts";
+import { iou } from "../models/geometry.ts";
 import { distance, type FaceMeter } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { neighbourIdentity, prng, seedOf, syntheticIdentity } from "./identity.ts";
@@ -54,6 +55,8 @@ export interface CalibrationResult {
   /** The smallest descriptor distance and SSD score over the views it was measured on. */
   distance: number;
   score: number;
+  /** Whether SSD still found the face on every view measured, at the score asked of that view (`viewMinScore`). */
+  found: boolean;
   /** Per view measured: the box the distance was measured at (where SSD found the output face). */
   boxes: Box[];
   tried: number;
@@ -89,9 +92,10 @@ export interface CalibrationTrack {
  * Choose the track's identity on one or more views of its face (frames of the same track: a video
  * passes a few spread over the track's first second, so the choice holds across the changes of
  * scale, pose and expression the track goes through, not only on the frame it was made on).
- * A candidate passes when on EVERY view SSD still finds the face at `minScore` and the descriptor
- * is `target` away from the original's; the first that passes is kept, else the one with the
- * largest smallest distance among those found on every view, else the best found. Costs, per
+ * A candidate passes when on EVERY view SSD still finds the face (at `minScore`, or less where the
+ * input itself scores less: `viewMinScore`) and the descriptor is `target` away from the
+ * original's; the first that passes is kept, else the one with the largest smallest distance
+ * among those found on every view, else the best found. Costs, per
  * candidate and view measured, a landmark+descriptor pass at the original box, then, unless that
  * already shows the candidate beaten, an SSD pass and a second descriptor pass at SSD's box; a
  * candidate stops being measured as soon as it fails a view or can no longer beat the best so far.
@@ -116,7 +120,13 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   const base = opts.salt ?? 0;
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   const options = opts.options ?? DEFAULT_ANONYMIZE_OPTIONS;
-  const found = (x: CalibrationResult) => x.score >= minScore;
+  const found = (x: CalibrationResult) => x.found;
+  // SSD's score for each view's input face, one detection pass per distinct frame.
+  const inputDetections = new Map<Frame, ReturnType<FaceMeter["detect"]>>();
+  const inputScore = async (v: CalibrationView) => {
+    if (!inputDetections.has(v.frame)) inputDetections.set(v.frame, meter.detect(v.frame, 0.05));
+    return Math.max(0, ...(await inputDetections.get(v.frame)!).filter((d) => iou(d, v.face.box) >= 0.3).map((d) => d.score));
+  };
   // A candidate that can neither reach the target nor beat the track's best found candidate.
   const beaten = (res: CalibrationResult, best: CalibrationResult | undefined) => res.distance < target && !!best && found(best) && res.distance <= best.distance;
   const states = await Promise.all(tracks.map(async (t) => {
@@ -124,8 +134,12 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
     // view of it enough to mis-rank candidates: scores 0.2-0.3 on crops for faces found at 0.95).
     const originals: Float32Array[] = [];
-    for (const v of t.views) originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
-    return { ...t, originals, best: undefined as CalibrationResult | undefined, done: false, tried: 0 };
+    const needs: number[] = [];
+    for (const v of t.views) {
+      originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
+      needs.push(viewMinScore(minScore, await inputScore(v)));
+    }
+    return { ...t, originals, needs, best: undefined as CalibrationResult | undefined, done: false, tried: 0 };
   }));
   for (let k = 0; k < candidates; k++) {
     const round = states.filter((t) => !t.done);
@@ -136,7 +150,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const trials = round.map((t) => {
       t.tried++;
       const identity = syntheticIdentity(t.trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
-      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, boxes: [] as Box[], tried: t.tried } as CalibrationResult, measuring: true };
+      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, found: true, boxes: [] as Box[], tried: t.tried } as CalibrationResult, measuring: true };
     });
     for (let i = 0; trials.some((x) => x.measuring && i < x.track.views.length); i++) {
       // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor
@@ -167,6 +181,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
           const { res, track } = x;
           res.distance = Math.min(res.distance, scores[j].distance);
           res.score = Math.min(res.score, scores[j].score);
+          res.found &&= scores[j].score >= track.needs[i];
           res.boxes[i] = scores[j].box;
           // Stop measuring once this candidate has failed a view (it can still be the fallback on
           // what it was measured on) or cannot beat the best found candidate any more.
@@ -185,10 +200,23 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     if (t.done || refine <= 0 || !t.best || !found(t.best)) continue;
     // The other tracks' choices are drawn too, where they share a frame with this one.
     const others = (frame: Frame) => states.filter((u) => u !== t && u.best).flatMap((u) => u.views.filter((v) => v.frame === frame).map((v) => ({ face: { ...v.face, trackId: u.trackId }, identity: u.best!.identity })));
-    t.best = await refineIdentity(meter, t, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, minScore, options });
+    t.best = await refineIdentity(meter, t, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options });
   }
   return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried }]));
 }
+
+/**
+ * The SSD score a candidate must keep on a view: `minScore`, or less where SSD scores the input
+ * face itself lower. A face the frame cuts or turns away scores 0.4-0.6 in the input; asking 0.7
+ * of the output there rejected every candidate of that track (small-face clip, salt 10: the
+ * laughing woman at the frame's right edge on her third view), which left her the fallback by
+ * score and no local search, and she fell to 0.27 on a frame between the views. The output
+ * should be about as much a face as the input is: 0.9 of the input's score.
+ */
+export function viewMinScore(minScore: number, inputScore: number): number {
+  return Math.min(minScore, INPUT_SCORE_SHARE * inputScore);
+}
+const INPUT_SCORE_SHARE = 0.9;
 
 /**
  * How much farther than the current identity a neighbour must screen to be measured in full: the
@@ -213,7 +241,6 @@ interface RefineOptions {
   /** The geometry scale of the last seeded candidate: the walk's geometric changes stay within it. */
   reach: number;
   target: number;
-  minScore: number;
   options: AnonymizeOptions;
 }
 
@@ -228,12 +255,12 @@ interface RefineOptions {
  * follows the full measure); only one that screens SCREEN_MARGIN farther than the current
  * identity on every view is measured in full (at most steps / 5 of them): an SSD pass on the
  * same drawings and a descriptor pass at the box SSD finds. It is taken when SSD still finds it
- * at `minScore` on every view and it is farther than the best. Deterministic: the walk is seeded from
- * the track id and the starting salt.
+ * on every view (at the score asked of it, `needs`) and it is farther than the best.
+ * Deterministic: the walk is seeded from the track id and the starting salt.
  */
 async function refineIdentity(
   meter: FaceMeter,
-  track: CalibrationTrack & { originals: Float32Array[] },
+  track: CalibrationTrack & { originals: Float32Array[]; needs: number[] },
   start: CalibrationResult,
   others: (frame: Frame) => Array<{ face: FaceInput & { trackId: number | string }; identity: SyntheticIdentity }>,
   o: RefineOptions,
@@ -276,15 +303,16 @@ async function refineIdentity(
     if (screened === undefined) continue;
     measured++;
     // The full measure: SSD on the screened drawings and the distance at the box it finds.
-    const res: CalibrationResult = { ...best, identity, distance: Infinity, score: Infinity, boxes: [] };
+    const res: CalibrationResult = { ...best, identity, distance: Infinity, score: Infinity, found: true, boxes: [] };
     for (const [i, view] of track.views.entries()) {
       const [m] = await meter.compare(screened.views[i].drawn, [{ ...view.face, descriptor: track.originals[i], score: 1 }]);
       res.distance = Math.min(res.distance, ROBUST_DISTANCE(m.distance, screened.views[i].atOriginal));
       res.score = Math.min(res.score, m.score);
+      res.found &&= m.score >= track.needs[i];
       res.boxes[i] = m.box;
-      if (res.score < o.minScore || res.distance <= best.distance) break;
+      if (!res.found || res.distance <= best.distance) break;
     }
-    if (res.score >= o.minScore && res.distance > best.distance) {
+    if (res.found && res.distance > best.distance) {
       best = res;
       current = res.distance; // what the screen gives it at its new boxes
     }

@@ -2,7 +2,8 @@
 // and on an in-memory pan/zoom video of astronaut.png, measured with face-api's own models, with
 // the per-track identity calibration the video pipeline uses (compute/anonymize/calibrate.ts):
 //   - still a face: SSD MobileNetV1 finds a face at the original position with score >= 0.5 for
-//     every one of the 24 photo faces (measured min 0.70) and every video frame;
+//     every one of the 24 photo faces (measured min 0.59, on a face SSD scores 0.62 in the input)
+//     and every video frame;
 //   - identity: the face-api descriptor moves >= 0.6 (face-api's same-person threshold) on every
 //     one of the 24 photo faces and every video frame, and the median >= 0.65 (measured min 0.604,
 //     a thin margin: 23 of 24 before the calibration measured each view at two boxes, see
@@ -13,8 +14,10 @@
 //   - held out: Human's FaceRes (which the choice never sees) still calls at most 13 of the 24
 //     outputs the same person (measured 11: a regression bound that documents the gap);
 //   - expression: face-api's expression network reads the same most probable expression on at
-//     least 12 of the 24 outputs as on their inputs (a regression bound that documents the gap);
+//     least 11 of the 24 outputs as on their inputs (a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
+//   - a face the frame cuts: the calibration asks the output to be as much a face as the input
+//     is (0.9 of the input's SSD score where that is under 0.78), not 0.7 regardless;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
 //     at most one SSD pass per round for all of them (group1: 7 passes for 1, 4 and 16 rounds), each track still
 //     stopping at its first passing candidate;
@@ -27,7 +30,7 @@ import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, wa
 import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
 import { faceFrame, toFace, toImage } from "../../compute/anonymize/geometry.ts";
-import { CALIBRATION, IdentityCache, calibrateIdentities } from "../../compute/anonymize/calibrate.ts";
+import { CALIBRATION, IdentityCache, calibrateIdentities, calibrateIdentity, viewMinScore } from "../../compute/anonymize/calibrate.ts";
 import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
@@ -217,16 +220,17 @@ describe("anonymized photos, measured with face-api", () => {
   });
 
   it("expression (face-api's expression network): a regression bound on how many faces keep theirs, not the bar", () => {
-    // The issue asks for a replacement that follows the original's expression. Measured 13 of 24
-    // outputs with the same most probable expression as the input (mean change 0.45); 7 of the 15
-    // smiles read as neutral or surprised. The warp's mouth-width, eye-shape and brow-tilt changes
+    // The issue asks for a replacement that follows the original's expression. Measured 12 of 24
+    // outputs with the same most probable expression as the input (mean change 0.49; 13 and 0.45
+    // before session 9, when group3 #2, a face SSD scores 0.62 in the input, was still asked 0.7
+    // and took a later candidate); most losses are smiles read as neutral, sad or surprised. The warp's mouth-width, eye-shape and brow-tilt changes
     // and the texture replacement lose it (compute/anonymize/README.md). A regression bound that
     // documents the gap.
     expect(expressionKept.length).toBe(24);
     const kept = expressionKept.filter((x) => x.same).length;
     const change = expressionKept.reduce((a, x) => a + x.change, 0) / 24;
     console.log(`expression kept: ${kept}/24, mean change (total variation) ${change.toFixed(3)}`);
-    expect(kept).toBeGreaterThanOrEqual(12);
+    expect(kept).toBeGreaterThanOrEqual(11);
   });
 });
 
@@ -249,9 +253,31 @@ describe("joint calibration of tracks that start together", () => {
     for (const t of tracks) {
       const c = chosen.get(t.trackId)!;
       // A track stops at its first candidate that passes; one that never passes tried them all.
-      if (c.tried < CALIBRATION.candidates) expect(c.distance >= CALIBRATION.target && c.score >= CALIBRATION.minScore).toBe(true);
+      if (c.tried < CALIBRATION.candidates) expect(c.distance >= CALIBRATION.target && c.found).toBe(true);
       expect(c.salt).toBeGreaterThanOrEqual(3);
     }
+  });
+});
+
+describe("a face the frame cuts", () => {
+  it("asks the output to stay as much a face as the input is, not more", { timeout: 600_000 }, async () => {
+    // group3 #0 with the frame ending 0.7 of the way into its face, as a person at the edge of a
+    // pan: SSD scores the input face itself about 0.6 there. Asking 0.7 of every candidate (the
+    // rule before) can reject them all, which left such a track the fallback by score and no
+    // local search (small-face clip, salt 10: SSD 0.27 on a frame between the views).
+    const { frame, faces } = photos.get("group3.jpg")!;
+    const right = Math.round(faces[0].box.x + faces[0].box.width * 0.7);
+    const cut: Frame = { width: right, height: frame.height, channels: 3, data: Buffer.alloc(right * frame.height * 3) };
+    for (let y = 0; y < frame.height; y++) frame.data.copy(cut.data, y * right * 3, y * frame.width * 3, (y * frame.width + right) * 3);
+    const [face] = (await meter.faces(cut, 0.5)).filter((f) => f.box.x + f.box.width > right - 0.5 * faces[0].box.width);
+    expect(face).toBeDefined();
+    expect(face.score).toBeLessThan(CALIBRATION.minScore / 0.9); // the input asks less than minScore here
+    const chosen = await calibrateIdentity(meter, [{ frame: cut, face: { box: face.box, landmarks: face.landmarks } }], 2, { refine: 0 });
+    console.log(`cut face: input SSD ${face.score.toFixed(2)}, asked ${viewMinScore(CALIBRATION.minScore, face.score).toFixed(2)}; chosen: score ${chosen.score.toFixed(2)}, distance ${chosen.distance.toFixed(3)} after ${chosen.tried} candidates`);
+    expect(chosen.found).toBe(true);
+    expect(chosen.distance).toBeGreaterThanOrEqual(CALIBRATION.target);
+    expect(chosen.score).toBeGreaterThanOrEqual(viewMinScore(CALIBRATION.minScore, face.score));
+    expect(chosen.score).toBeGreaterThanOrEqual(0.5); // still a face by the issue's measure
   });
 });
 
@@ -268,6 +294,7 @@ describe("local search after the seeded candidates", () => {
     console.log(`local search on group1 #2: seeded ${seeded.distance.toFixed(3)} -> walked ${walked.distance.toFixed(3)} (score ${walked.score.toFixed(2)}, ${walked.refined} neighbours screened)`);
     expect(walked.refined).toBeGreaterThan(0);
     expect(walked.distance).toBeGreaterThan(seeded.distance);
+    expect(walked.found).toBe(true);
     expect(walked.score).toBeGreaterThanOrEqual(CALIBRATION.minScore);
     expect(again.identity).toEqual(walked.identity);
     // What is reported is what is drawn: re-measured on the rendered output, the smaller of the
