@@ -19,7 +19,7 @@
 //   - a face the frame cuts: the calibration asks the output to be as much a face as the input
 //     is (0.9 of the input's SSD score where that is under 0.78), not 0.7 regardless;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
-//     at most one SSD pass per round for all of them (group1: 7 passes for 1, 4 and 16 rounds), each track still
+//     at most one SSD pass per round for all of them (group1: 8 passes for 1, 4 and 16 rounds, one of them SSD on the input), each track still
 //     stopping at its first passing candidate;
 //   - local search: a face no seeded candidate takes to the target is walked farther, still found,
 //     deterministically, and every step stays in range and fold-free;
