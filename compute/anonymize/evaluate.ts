@@ -55,6 +55,13 @@ export class FaceMeter {
     }
   }
 
+  /** The detection that stands for the face at `box`: the best-scoring one with IoU >= 0.3 against it. */
+  static detectionAt<D extends Box & { score: number }>(detections: D[], box: Box): D | undefined {
+    let best: D | undefined;
+    for (const d of detections) if (iou(d, box) >= 0.3 && (!best || d.score > best.score)) best = d;
+    return best;
+  }
+
   /**
    * For each original face: detector score at its position in `output`, and the descriptor
    * distance between the original and the output face, and the box it was described at (the
@@ -65,8 +72,7 @@ export class FaceMeter {
     const dets = await this.detect(output, 0.05);
     const res: Array<{ score: number; distance: number; box: Box }> = [];
     for (const o of originals) {
-      let best: (typeof dets)[number] | undefined;
-      for (const d of dets) if (iou(d, o.box) >= 0.3 && (!best || d.score > best.score)) best = d;
+      const best = FaceMeter.detectionAt(dets, o.box);
       const box = best ? { x: best.x, y: best.y, width: best.width, height: best.height } : o.box;
       const [desc] = await this.landmarker.describe(output, [box]);
       let d = distance(desc.descriptor, o.descriptor);
