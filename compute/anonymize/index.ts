@@ -12,7 +12,7 @@
 export type { SyntheticIdentity, IdentityOptions } from "./identity.ts";
 export { syntheticIdentity, seedOf, prng } from "./identity.ts";
 export type { AnonymizeOptions, FaceInput } from "./render.ts";
-export { anonymizeFace, anonymizeFaces, anonymizeFaceInPlace, anonymizeFacesInPlace, warpFolds, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
+export { anonymizeFace, anonymizeFaces, anonymizeFaceInPlace, anonymizeFacesInPlace, warpFolds, DEFAULT_ANONYMIZE_OPTIONS, MIN_DRAWABLE_IOD } from "./render.ts";
 export { LandmarkSmoother, DEFAULT_SMOOTHER_OPTIONS } from "./smoothing.ts";
 export { FlowLandmarkTracker, DEFAULT_FLOW_TRACKER_OPTIONS } from "./flow-tracker.ts";
 export type { FlowTrackerOptions } from "./flow-tracker.ts";

@@ -90,11 +90,14 @@ export function anonymizeFace(frame: Frame, face: FaceInput, identity: Synthetic
   return out;
 }
 
+/** Landmarks whose eye centres are closer than this (px) are degenerate: nothing sensible can be drawn from them. */
+export const MIN_DRAWABLE_IOD = 2;
+
 export function anonymizeFaceInPlace(frame: Frame, face: FaceInput, identity: SyntheticIdentity, options: AnonymizeOptions = DEFAULT_ANONYMIZE_OPTIONS): void {
   const src = face.landmarks;
   if (src.length !== 68) throw new Error(`anonymizeFace needs 68 landmarks, got ${src.length}`);
   const ff0 = faceFrame(src);
-  if (!(ff0.iod >= 2)) return; // degenerate landmarks: nothing sensible to draw
+  if (!(ff0.iod >= MIN_DRAWABLE_IOD)) return; // degenerate landmarks (the video pipeline blurs those faces instead)
   const { dst, ring, tris } = warpTargets(src, identity, options);
   const xs = ring.map((p) => p.x);
   const ys = ring.map((p) => p.y);

@@ -9,9 +9,21 @@ import { describe, expect, it } from "vitest";
 import type { Box, Frame } from "../../compute/types.ts";
 import { FaceMeter } from "../../compute/anonymize/evaluate.ts";
 import { createModels } from "../../compute/models/index.ts";
-import { faceAnonymizationVideo } from "../../compute/pipelines/video/face-anonymization.ts";
+import { FaceLandmarker } from "../../compute/models/face-landmarks.ts";
+import { faceAnonymizationVideo, plausibleLandmarks } from "../../compute/pipelines/video/face-anonymization.ts";
 import { loadPhoto } from "../../bench/anonymization.ts";
 import { meanAbsDiff } from "../fixtures/frames.ts";
+import { sharpness } from "./photos.ts";
+
+/** The real landmark model, with each face's points pulled to 5 % of their spread around their centre (a landmark failure). */
+class CollapsingLandmarker extends FaceLandmarker {
+  override async landmarks(frame: Frame, faces: Box[]) {
+    return (await super.landmarks(frame, faces)).map((pts) => {
+      const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length, cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+      return pts.map((p) => ({ x: cx + 0.05 * (p.x - cx), y: cy + 0.05 * (p.y - cy) }));
+    });
+  }
+}
 
 /** The photo moved `dx` px to the right (left columns repeat the edge), as its own frame object. */
 function shifted(photo: Frame, dx: number): Frame {
@@ -60,5 +72,31 @@ describe("video face-anonymization processor", () => {
     const drift = meanAbsDiff(out[5]!, out[9]!, inner(5), 4);
     console.log(`replaced face, frame 5 vs frame 9: ${drift.toFixed(2)} grey levels (vs the input: ${changed[5]!.toFixed(1)})`);
     expect(drift).toBeLessThan(0.3 * changed[5]!);
+  });
+
+  it("blurs a face whose landmarks collapse instead of leaving it as is", { timeout: 120_000 }, async () => {
+    const photo = await loadPhoto("astronaut.png");
+    const models = createModels();
+    const [box] = await models.faces.detect(photo);
+    const real = await models.landmarks.landmarks(photo, [box!]);
+    expect(plausibleLandmarks(real[0]!, box!)).toBe(true);
+    const collapsing = new CollapsingLandmarker();
+    const collapsed = await collapsing.landmarks(photo, [box!]);
+    expect(plausibleLandmarks(collapsed[0]!, box!)).toBe(false); // every point is inside the box; the eyes are 2 px apart
+
+    const frames = Array.from({ length: 3 }, () => ({ ...photo, data: Buffer.from(photo.data) }));
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: collapsing }, { calibrate: false, window: 0 });
+    const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
+    await processor.close!();
+    expect(out.length).toBe(frames.length);
+    const inner: Box = { x: box!.x + box!.width * 0.2, y: box!.y + box!.height * 0.2, width: box!.width * 0.6, height: box!.height * 0.6 };
+    const far: Box = { x: photo.width - 60, y: photo.height - 60, width: 50, height: 50 };
+    for (const o of out) {
+      const before = sharpness(photo, inner), after = sharpness(o, inner);
+      console.log(`collapsed landmarks: face changed by ${meanAbsDiff(o, photo, inner).toFixed(1)} grey levels, sharpness ${before.toFixed(0)} -> ${after.toFixed(0)}`);
+      expect(meanAbsDiff(o, photo, inner)).toBeGreaterThan(8);
+      expect(after).toBeLessThan(0.1 * before); // blurred, not drawn over
+      expect(meanAbsDiff(o, photo, far)).toBe(0);
+    }
   });
 });
