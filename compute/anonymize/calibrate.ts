@@ -54,7 +54,7 @@ export interface CalibrationResult {
   /** The smallest descriptor distance and SSD score over the views it was measured on. */
   distance: number;
   score: number;
-  /** Whether SSD still found the face on every view measured, at the score asked of that view (`viewMinScore`). */
+  /** Whether SSD still found the face on every view measured, at the score asked of that view (`viewMinScores`). */
   found: boolean;
   /** Per view measured: the box the distance was measured at (where SSD found the output face). */
   boxes: Box[];
@@ -92,7 +92,7 @@ export interface CalibrationTrack {
  * passes a few spread over the track's first second, so the choice holds across the changes of
  * scale, pose and expression the track goes through, not only on the frame it was made on).
  * A candidate passes when on EVERY view SSD still finds the face (at `minScore`, or less where the
- * input itself scores less: `viewMinScore`) and the descriptor is `target` away from the
+ * input itself scores less: `viewMinScores`) and the descriptor is `target` away from the
  * original's; the first that passes is kept, else the one with the largest smallest distance
  * among those found on every view, else the best found. Costs, per
  * candidate and view measured, a landmark+descriptor pass at the original box, then, unless that
@@ -133,11 +133,12 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
     // view of it enough to mis-rank candidates: scores 0.2-0.3 on crops for faces found at 0.95).
     const originals: Float32Array[] = [];
-    const needs: number[] = [];
+    const inputScores: number[] = [];
     for (const v of t.views) {
       originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
-      needs.push(viewMinScore(minScore, await inputScore(v)));
+      inputScores.push(await inputScore(v));
     }
+    const needs = viewMinScores(minScore, inputScores);
     return { ...t, originals, needs, best: undefined as CalibrationResult | undefined, done: false, tried: 0 };
   }));
   for (let k = 0; k < candidates; k++) {
@@ -205,23 +206,23 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
 }
 
 /**
- * The SSD score a candidate must keep on a view: `minScore`, or less where SSD scores the input
- * face itself lower. A face the frame cuts or turns away scores 0.4-0.6 in the input; asking 0.7
- * of the output there rejected every candidate of that track (small-face clip, salt 10: the
- * laughing woman at the frame's right edge on her third view), which left her the fallback by
- * score and no local search, and she fell to 0.27 on a frame between the views. The output
- * should be about as much a face as the input is: 0.9 of the input's score.
+ * The SSD score a candidate must keep on each view of a track: `minScore`, or less where SSD scores
+ * the input face itself lower. A face the frame cuts or turns away scores 0.4-0.6 in the input;
+ * asking 0.7 of the output there rejected every candidate of that track (small-face clip, salt 10:
+ * the laughing woman at the frame's right edge on her third view), which left her the fallback by
+ * score and no local search, and she fell to 0.27 on a frame between the views. The output should
+ * be about as much a face as the input is: 0.9 of the input's score.
+ * That holds for a track SSD finds in the input (0.5, the issue's "still a face" score) on at least
+ * one view. A track it never finds there (a detector false positive, a face too small or turned for
+ * SSD) keeps `minScore` everywhere: its output's SSD score measures nothing, and a relative ask of
+ * 0.9 x 0 counted every candidate as found, sending the track through all candidates and the walk
+ * (720p bench clip: two tracks on a shoulder badge, 49 s and 29 s).
  */
-export function viewMinScore(minScore: number, inputScore: number): number {
-  return inputScore >= INPUT_FOUND ? Math.min(minScore, INPUT_SCORE_SHARE * inputScore) : minScore;
+export function viewMinScores(minScore: number, inputScores: number[]): number[] {
+  if (!inputScores.some((s) => s >= INPUT_FOUND)) return inputScores.map(() => minScore);
+  return inputScores.map((s) => Math.min(minScore, INPUT_SCORE_SHARE * s));
 }
 const INPUT_SCORE_SHARE = 0.9;
-/**
- * Only a view whose input face SSD itself finds (the issue's "still a face" score) lowers the ask.
- * Where SSD does not find the input face at all, 0.9 x 0 would count every candidate as found and
- * send the track through all candidates and the walk (720p bench clip: two such tracks spent 49 s
- * and 29 s), for a face whose output SSD cannot be held to anything.
- */
 const INPUT_FOUND = 0.5;
 
 /**

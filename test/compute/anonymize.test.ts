@@ -17,7 +17,8 @@
 //     least 11 of the 24 outputs as on their inputs (a regression bound that documents the gap);
 //   - the warp never folds, for every face and every calibration candidate;
 //   - a face the frame cuts: the calibration asks the output to be as much a face as the input
-//     is (0.9 of the input's SSD score where that is under 0.78), not 0.7 regardless;
+//     is (0.9 of the input's SSD score where that is under 0.78, on a track SSD finds in the
+//     input), not 0.7 regardless;
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
 //     at most one SSD pass per round for all of them (group1: 8 passes for 1, 4 and 16 rounds, one of them SSD on the input), each track still
 //     stopping at its first passing candidate;
@@ -30,7 +31,7 @@ import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, wa
 import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
 import { faceFrame, toFace, toImage } from "../../compute/anonymize/geometry.ts";
-import { CALIBRATION, IdentityCache, calibrateIdentities, calibrateIdentity, viewMinScore } from "../../compute/anonymize/calibrate.ts";
+import { CALIBRATION, IdentityCache, calibrateIdentities, calibrateIdentity, viewMinScores } from "../../compute/anonymize/calibrate.ts";
 import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
@@ -271,12 +272,18 @@ describe("a face the frame cuts", () => {
     for (let y = 0; y < frame.height; y++) frame.data.copy(cut.data, y * right * 3, y * frame.width * 3, (y * frame.width + right) * 3);
     const [face] = (await meter.faces(cut, 0.5)).filter((f) => f.box.x + f.box.width > right - 0.5 * faces[0].box.width);
     expect(face).toBeDefined();
-    expect(viewMinScore(CALIBRATION.minScore, face.score)).toBeLessThan(CALIBRATION.minScore); // the input asks less here
+    const [asked] = viewMinScores(CALIBRATION.minScore, [face.score]);
+    expect(asked).toBeLessThan(CALIBRATION.minScore); // the input asks less here
+    // ...but a track SSD does not find in the input on any view (a detector false positive, a face
+    // too small for SSD) keeps the full ask: 0.9 x 0 would count every candidate as found and walk
+    // the track; one view found is enough for the others to ask 0.9 of their own score.
+    expect(viewMinScores(CALIBRATION.minScore, [0.3, 0])).toEqual([CALIBRATION.minScore, CALIBRATION.minScore]);
+    expect(viewMinScores(CALIBRATION.minScore, [0.9, 0.3])[1]).toBeCloseTo(0.27);
     const chosen = await calibrateIdentity(meter, [{ frame: cut, face: { box: face.box, landmarks: face.landmarks } }], 2, { refine: 0 });
-    console.log(`cut face: input SSD ${face.score.toFixed(2)}, asked ${viewMinScore(CALIBRATION.minScore, face.score).toFixed(2)}; chosen: score ${chosen.score.toFixed(2)}, distance ${chosen.distance.toFixed(3)} after ${chosen.tried} candidates`);
+    console.log(`cut face: input SSD ${face.score.toFixed(2)}, asked ${asked.toFixed(2)}; chosen: score ${chosen.score.toFixed(2)}, distance ${chosen.distance.toFixed(3)} after ${chosen.tried} candidates`);
     expect(chosen.found).toBe(true);
     expect(chosen.distance).toBeGreaterThanOrEqual(CALIBRATION.target);
-    expect(chosen.score).toBeGreaterThanOrEqual(viewMinScore(CALIBRATION.minScore, face.score));
+    expect(chosen.score).toBeGreaterThanOrEqual(asked);
     expect(chosen.score).toBeGreaterThanOrEqual(0.5); // still a face by the issue's measure
   });
 });
