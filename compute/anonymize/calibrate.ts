@@ -6,7 +6,9 @@
 // widens the texture low-pass 1 + flattenEscalate * k times (less of the input's mid-scale shading
 // survives), so a face the first draws leave too close gets progressively more different, and only
 // those faces pay for it. A track none of them takes to `target` is then walked further by a
-// local search over its identity's parameters (refineIdentity). The candidates and the walk's
+// local search over its identity's parameters (refineIdentity). A face SSD does not find in the
+// input (too small for it, or a detector false positive) cannot be held to an SSD score: its
+// candidates are measured with the descriptor alone and the farthest is kept. The candidates and the walk's
 // steps are ordinary synthetic identities (parameters in their natural ranges, no pixel-level
 // adversarial tuning), but the choice IS made with the same descriptor the identity figure is
 // measured with: the seed-only figure (bench/anonymization.ts, first block) is the unselected one.
@@ -54,9 +56,12 @@ export interface CalibrationResult {
   /** The smallest descriptor distance and SSD score over the views it was measured on. */
   distance: number;
   score: number;
-  /** Whether SSD still found the face on every view measured, at the score asked of that view (`viewMinScores`). */
+  /**
+   * Whether SSD still found the face on every view measured, at the score asked of that view
+   * (`viewMinScores`); true for a face SSD does not find in the input (nothing is asked of it).
+   */
   found: boolean;
-  /** Per view measured: the box the distance was measured at (where SSD found the output face). */
+  /** Per view measured: the box the distance was measured at (where SSD found the output face, else the original box). */
   boxes: Box[];
   tried: number;
   /** Neighbours the local search screened (0 when a seeded candidate reached the target). */
@@ -138,7 +143,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
       originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
       inputScores.push(await inputScore(v));
     }
-    const needs = viewMinScores(minScore, inputScores);
+    const needs = viewMinScores(minScore, inputScores); // undefined: SSD does not find this face
     return { ...t, originals, needs, best: undefined as CalibrationResult | undefined, done: false, tried: 0 };
   }));
   for (let k = 0; k < candidates; k++) {
@@ -150,7 +155,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const trials = round.map((t) => {
       t.tried++;
       const identity = syntheticIdentity(t.trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
-      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, found: true, boxes: [] as Box[], tried: t.tried } as CalibrationResult, measuring: true };
+      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, found: true, boxes: [], tried: t.tried, refined: 0 } as CalibrationResult, measuring: true };
     });
     for (let i = 0; trials.some((x) => x.measuring && i < x.track.views.length); i++) {
       // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor
@@ -172,8 +177,13 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
         const atOriginal = await meter.landmarker.describe(drawn, group.map((x) => x.track.views[i].face.box));
         const measured = group.filter((x, j) => {
           x.res.distance = Math.min(x.res.distance, distance(atOriginal[j].descriptor, x.track.originals[i]));
+          if (!x.track.needs) {
+            // SSD does not find this face in the input: the distance at the original box is the whole measure.
+            x.res.score = 0;
+            x.res.boxes[i] = x.track.views[i].face.box;
+          }
           if (beaten(x.res, x.track.best)) x.measuring = false;
-          return x.measuring;
+          return x.measuring && !!x.track.needs;
         });
         if (!measured.length) continue;
         const scores = await meter.compare(drawn, measured.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })));
@@ -181,7 +191,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
           const { res, track } = x;
           res.distance = Math.min(res.distance, scores[j].distance);
           res.score = Math.min(res.score, scores[j].score);
-          res.found &&= scores[j].score >= track.needs[i];
+          res.found &&= scores[j].score >= track.needs![i];
           res.boxes[i] = scores[j].box;
           // Stop measuring once this candidate has failed a view (it can still be the fallback on
           // what it was measured on) or cannot beat the best found candidate any more.
@@ -197,10 +207,11 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   }
   const refine = opts.refine ?? CALIBRATION.refine;
   for (const t of states) {
-    if (t.done || refine <= 0 || !t.best || !found(t.best)) continue;
+    // Not for a face SSD does not find in the input: the walk's full measure is an SSD pass.
+    if (t.done || refine <= 0 || !t.best || !found(t.best) || !t.needs) continue;
     // The other tracks' choices are drawn too, where they share a frame with this one.
     const others = (frame: Frame) => states.filter((u) => u !== t && u.best).flatMap((u) => u.views.filter((v) => v.frame === frame).map((v) => ({ face: { ...v.face, trackId: u.trackId }, identity: u.best!.identity })));
-    t.best = await refineIdentity(meter, t, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options });
+    t.best = await refineIdentity(meter, { ...t, needs: t.needs }, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options });
   }
   return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried }]));
 }
@@ -213,13 +224,15 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
  * score and no local search, and she fell to 0.27 on a frame between the views. The output should
  * be about as much a face as the input is: 0.9 of the input's score.
  * That holds for a track SSD finds in the input (0.5, the issue's "still a face" score) on at least
- * one view. A track it never finds there (a detector false positive, a face too small or turned for
- * SSD) keeps `minScore` everywhere: its output's SSD score measures nothing, and a relative ask of
- * 0.9 x 0 counted every candidate as found, sending the track through all candidates and the walk
- * (720p bench clip: two tracks on a shoulder badge, 49 s and 29 s).
+ * one view. For a track it never finds there (a face too small or turned for SSD, or a detector
+ * false positive) the output's SSD score measures nothing: undefined, and the track is chosen by
+ * the descriptor alone. Asking it 0.7 left it the first candidate whatever its distance (tiny
+ * faces, 23-33 px, in group-collage-tiny-faces.jpg: 5 of 19 at 0.6 with the first candidate, 16
+ * with the farthest of 16); asking 0.9 x 0 of it sent it through the SSD passes and the walk for
+ * nothing (720p bench clip: two tracks on a shoulder badge, 49 s and 29 s).
  */
-export function viewMinScores(minScore: number, inputScores: number[]): number[] {
-  if (!inputScores.some((s) => s >= INPUT_FOUND)) return inputScores.map(() => minScore);
+export function viewMinScores(minScore: number, inputScores: number[]): number[] | undefined {
+  if (!inputScores.some((s) => s >= INPUT_FOUND)) return undefined;
   return inputScores.map((s) => Math.min(minScore, INPUT_SCORE_SHARE * s));
 }
 const INPUT_SCORE_SHARE = 0.9;

@@ -26,7 +26,7 @@
 //     deterministically, and every step stays in range and fold-free;
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
-import { FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
+import { distance, FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, warpTargets } from "../../compute/anonymize/render.ts";
 import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
@@ -272,19 +272,49 @@ describe("a face the frame cuts", () => {
     for (let y = 0; y < frame.height; y++) frame.data.copy(cut.data, y * right * 3, y * frame.width * 3, (y * frame.width + right) * 3);
     const [face] = (await meter.faces(cut, 0.5)).filter((f) => f.box.x + f.box.width > right - 0.5 * faces[0].box.width);
     expect(face).toBeDefined();
-    const [asked] = viewMinScores(CALIBRATION.minScore, [face.score]);
+    const [asked] = viewMinScores(CALIBRATION.minScore, [face.score])!;
     expect(asked).toBeLessThan(CALIBRATION.minScore); // the input asks less here
-    // ...but a track SSD does not find in the input on any view (a detector false positive, a face
-    // too small for SSD) keeps the full ask: 0.9 x 0 would count every candidate as found and walk
-    // the track; one view found is enough for the others to ask 0.9 of their own score.
-    expect(viewMinScores(CALIBRATION.minScore, [0.3, 0])).toEqual([CALIBRATION.minScore, CALIBRATION.minScore]);
-    expect(viewMinScores(CALIBRATION.minScore, [0.9, 0.3])[1]).toBeCloseTo(0.27);
+    // One view SSD finds is enough for the track's other views to ask 0.9 of their own score.
+    expect(viewMinScores(CALIBRATION.minScore, [0.9, 0.3])![1]).toBeCloseTo(0.27);
     const chosen = await calibrateIdentity(meter, [{ frame: cut, face: { box: face.box, landmarks: face.landmarks } }], 2, { refine: 0 });
     console.log(`cut face: input SSD ${face.score.toFixed(2)}, asked ${asked.toFixed(2)}; chosen: score ${chosen.score.toFixed(2)}, distance ${chosen.distance.toFixed(3)} after ${chosen.tried} candidates`);
     expect(chosen.found).toBe(true);
     expect(chosen.distance).toBeGreaterThanOrEqual(CALIBRATION.target);
     expect(chosen.score).toBeGreaterThanOrEqual(asked);
     expect(chosen.score).toBeGreaterThanOrEqual(0.5); // still a face by the issue's measure
+  });
+});
+
+describe("faces SSD does not find in the input", () => {
+  // The tiny faces (23-33 px) of group-collage-tiny-faces.jpg, as the pipeline's detector finds
+  // them: SSD finds none of them at 0.5 (0.00-0.28), so no candidate can be held to an SSD score.
+  // They are chosen by the descriptor alone (the farthest of the seeded candidates, no walk),
+  // measured with all of them replaced; the first candidate alone leaves most of them within 0.6.
+  it("are chosen by the descriptor alone: most of them end >= 0.6 from the original", { timeout: 300_000 }, async () => {
+    const { createModels } = await import("../../compute/models/index.ts");
+    const models = createModels();
+    const frame = await loadPhoto("group-collage-tiny-faces.jpg");
+    const boxes = await models.faces.detect(frame);
+    const points = await models.landmarks.landmarks(frame, boxes);
+    const faces = boxes.map((box, i) => ({ box, landmarks: points[i]!, trackId: i + 1 }));
+    const inputScores = await meter.detect(frame, 0.05);
+    for (const f of faces) expect(viewMinScores(CALIBRATION.minScore, [FaceMeter.detectionAt(inputScores, f.box)?.score ?? 0])).toBeUndefined();
+    const salt = 5;
+    const chosen = await calibrateIdentities(meter, faces.map((f) => ({ trackId: f.trackId, views: [{ frame, face: f }] })), { salt });
+    const originals = await meter.landmarker.describe(frame, boxes);
+    const distancesWith = async (identityOf: (id: number | string) => ReturnType<typeof syntheticIdentity>) => {
+      const out = anonymizeFaces(frame, faces, identityOf);
+      return (await meter.landmarker.describe(out, boxes)).map((d, i) => distance(d.descriptor, originals[i]!.descriptor));
+    };
+    const first = await distancesWith((id) => syntheticIdentity(id, salt));
+    const calibrated = await distancesWith((id) => chosen.get(id)!.identity);
+    const at = (ds: number[]) => ds.filter((d) => d >= 0.6).length;
+    console.log(`tiny faces (SSD finds none): >= 0.6 with the first candidate ${at(first)}/${faces.length}, chosen by the descriptor ${at(calibrated)}/${faces.length}; candidates tried ${[...chosen.values()].map((c) => c.tried).join(" ")}`);
+    for (const c of chosen.values()) {
+      expect(c.found).toBe(true); // nothing is asked of SSD...
+      expect(c.refined).toBe(0); // ...and the walk, which needs it, is not taken
+    }
+    expect(at(calibrated)).toBeGreaterThanOrEqual(at(first) + 6);
   });
 });
 

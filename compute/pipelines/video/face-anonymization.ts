@@ -12,10 +12,11 @@
 // Frames are rendered CALIBRATION_WINDOW frames late: when a track first reaches the head of the
 // window, its identity is calibrated (calibrateIdentities: seeded candidates with escalating
 // geometry, the first whose face-api descriptor is far enough from the original's while SSD still
-// finds the face; the tracks that start on the same frame are measured together, in the same
-// frames) on up to CALIBRATION_VIEWS of its frames spread over the window, so the choice
-// holds while the face turns, zooms and changes expression, and no frame is ever drawn with an
-// identity that is later replaced.
+// finds the face, or by the descriptor alone for a face SSD does not find in the input; the
+// tracks that start on the same frame are measured together, in the same frames) on up to
+// CALIBRATION_VIEWS of its frames spread over the window, so the choice holds while the face
+// turns, zooms and changes expression, and no frame is ever drawn with an identity that is later
+// replaced.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
