@@ -35,14 +35,19 @@ export class FaceLandmarker extends Model<FaceApi> {
     t.dispose();
   }
 
-  /** Only the 68 landmarks of each face box (no descriptor: video anonymization runs this per frame). */
+  /**
+   * Only the 68 landmarks of each face box (no descriptor: video anonymization runs this per frame);
+   * none (an empty list) for a box with no whole pixel row or column inside the frame, such as a
+   * tracked box sliding off the frame's edge, where face-api has nothing to read.
+   */
   async landmarks(frame: Frame, faces: Box[]): Promise<Array<Array<{ x: number; y: number }>>> {
     const faceapi = await this.load();
     const images = new Tensors();
     try {
       const out: Array<Array<{ x: number; y: number }>> = [];
       for (const [i, region] of regionsOf(frame, faces).entries()) {
-        out.push(shifted((await this.landmarksIn(faceapi, images.of(region.frame), inRegion(faces[i], region))).positions, region));
+        const found = await this.landmarksIn(faceapi, images.of(region.frame), inRegion(faces[i], region));
+        out.push(found ? shifted(found.positions, region) : []);
       }
       return out;
     } finally {
@@ -75,6 +80,8 @@ export class FaceLandmarker extends Model<FaceApi> {
 
   private async landmarksIn(faceapi: FaceApi, image: tf.Tensor3D, f: Box) {
     const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(f.x, f.y, f.width, f.height)]);
+    // face-api drops a box that, clipped to the image and floored, has no width or height left.
+    if (!crop) return undefined;
     try {
       // Landmarks are relative to the box: shift them into the image.
       return (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop)).shiftBy(f.x, f.y);
@@ -85,6 +92,7 @@ export class FaceLandmarker extends Model<FaceApi> {
 
   private async describeIn(faceapi: FaceApi, image: tf.Tensor3D, f: Box): Promise<{ points: Array<{ x: number; y: number }>; descriptor: Float32Array; aligned: Box }> {
     const lm = await this.landmarksIn(faceapi, image, f);
+    if (!lm) throw new Error(`No face to describe: the box ${[f.x, f.y, f.width, f.height].map((v) => v.toFixed(1)).join(",")} has no whole pixel inside the image`);
     const aligned = lm.align();
     const [face] = await faceapi.extractFaceTensors(image, [aligned]);
     try {

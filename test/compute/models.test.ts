@@ -137,6 +137,20 @@ describe("FaceLandmarker", () => {
     expect(dist(a.descriptor, other.descriptor)).toBeGreaterThan(0.6);
   });
 
+  it("gives no landmarks, not an error, for a box with no whole pixel inside the frame", async () => {
+    // A tracked box sliding off the frame's top edge (seen on a crowd clip: 46.6 x 0.03 px at y = 0)
+    // and one wholly left of the frame, beside a real face.
+    const astro = await loadPhoto("astronaut.png");
+    const box = faceBoxes()["astronaut.png"][0];
+    const sliver = { x: 100, y: 0, width: 46.6, height: 0.03 };
+    const outside = { x: -80, y: 10, width: 50, height: 50 };
+    const [a, b, face] = await models.landmarks.landmarks(astro, [sliver, outside, box]);
+    expect(a).toEqual([]);
+    expect(b).toEqual([]);
+    expect(face).toHaveLength(68);
+    await expect(models.landmarks.describe(astro, [sliver])).rejects.toThrow(/no whole pixel inside the image/);
+  });
+
   it("reads each face from a crop around it and gets exactly what face-api gets from the whole frame", async () => {
     // The reference: face-api's own steps on the whole frame (landmarks in the box, descriptor in
     // the box aligned from them), as FaceLandmarker computed them before it cropped.
