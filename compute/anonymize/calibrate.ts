@@ -8,10 +8,11 @@
 // those faces pay for it. A track none of them takes to `target` is then walked further by a
 // local search over its identity's parameters (refineIdentity). A face SSD does not find in the
 // input (too small for it, or a detector false positive) cannot be held to an SSD score: its
-// candidates are measured with the descriptor alone and the farthest is kept. The candidates and the walk's
-// steps are ordinary synthetic identities (parameters in their natural ranges, no pixel-level
-// adversarial tuning), but the choice IS made with the same descriptor the identity figure is
-// measured with: the seed-only figure (bench/anonymization.ts, first block) is the unselected one.
+// candidates are measured with the descriptor alone and the farthest is kept. The candidates and
+// the walk's steps are ordinary synthetic identities (parameters in their natural ranges, no
+// pixel-level adversarial tuning), but the choice IS made with the same descriptor the identity
+// figure is measured with: the seed-only figure (bench/anonymization.ts, first block) is the
+// unselected one.
 import type { Box, Frame } from "../types.ts";
 import { distance, FaceMeter } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
@@ -124,7 +125,6 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   const base = opts.salt ?? 0;
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   const options = opts.options ?? DEFAULT_ANONYMIZE_OPTIONS;
-  const found = (x: CalibrationResult) => x.found;
   // SSD's score for each view's input face, one detection pass per distinct frame.
   const inputDetections = new Map<Frame, ReturnType<FaceMeter["detect"]>>();
   const inputScore = async (v: CalibrationView) => {
@@ -132,7 +132,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     return FaceMeter.detectionAt(await inputDetections.get(v.frame)!, v.face.box)?.score ?? 0;
   };
   // A candidate that can neither reach the target nor beat the track's best found candidate.
-  const beaten = (res: CalibrationResult, best: CalibrationResult | undefined) => res.distance < target && !!best && found(best) && res.distance <= best.distance;
+  const beaten = (res: CalibrationResult, best: CalibrationResult | undefined) => res.distance < target && !!best && best.found && res.distance <= best.distance;
   const states = await Promise.all(tracks.map(async (t) => {
     if (!t.views.length) throw new Error(`calibrateIdentity needs at least one view of track ${t.trackId}`);
     // Measured on the whole frame, as the output will be seen (a crop around the face changes SSD's
@@ -195,20 +195,20 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
           res.boxes[i] = scores[j].box;
           // Stop measuring once this candidate has failed a view (it can still be the fallback on
           // what it was measured on) or cannot beat the best found candidate any more.
-          if (!found(res) || beaten(res, track.best)) x.measuring = false;
+          if (!res.found || beaten(res, track.best)) x.measuring = false;
         }
       }
     }
     for (const { track: t, res } of trials) {
       const best = t.best;
-      if (!best || (found(res) && (!found(best) || res.distance > best.distance)) || (!found(best) && !found(res) && res.score > best.score)) t.best = res;
-      if (found(res) && res.distance >= target) t.done = true;
+      if (!best || (res.found && (!best.found || res.distance > best.distance)) || (!best.found && !res.found && res.score > best.score)) t.best = res;
+      if (res.found && res.distance >= target) t.done = true;
     }
   }
   const refine = opts.refine ?? CALIBRATION.refine;
   for (const t of states) {
     // Not for a face SSD does not find in the input: the walk's full measure is an SSD pass.
-    if (t.done || refine <= 0 || !t.best || !found(t.best) || !t.needs) continue;
+    if (t.done || refine <= 0 || !t.best || !t.best.found || !t.needs) continue;
     // The other tracks' choices are drawn too, where they share a frame with this one.
     const others = (frame: Frame) => states.filter((u) => u !== t && u.best).flatMap((u) => u.views.filter((v) => v.frame === frame).map((v) => ({ face: { ...v.face, trackId: u.trackId }, identity: u.best!.identity })));
     t.best = await refineIdentity(meter, { ...t, needs: t.needs }, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options });
