@@ -36,21 +36,18 @@ export class FaceMeter {
     return found.map((d, i) => ({ box: { x: d.x, y: d.y, width: d.width, height: d.height }, score: d.score, landmarks: described[i].points, descriptor: described[i].descriptor }));
   }
 
-  /** All SSD detections down to `minConfidence`. */
   async load(): Promise<void> {
     await this.ssd.load();
     await this.landmarker.load();
   }
 
+  /** All SSD detections down to `minConfidence` (the model's own threshold is left as it is). */
   async detect(frame: Frame, minConfidence = 0.1) {
     await this.load();
     const image = frameToTensor(frame);
-    const prev = this.ssd.minConfidence;
-    this.ssd.minConfidence = minConfidence;
     try {
-      return await this.ssd.detect(image);
+      return await this.ssd.detect(image, undefined, minConfidence);
     } finally {
-      this.ssd.minConfidence = prev;
       tf.dispose(image);
     }
   }

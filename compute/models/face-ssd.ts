@@ -7,7 +7,13 @@ import { tf } from "./runtime/tfjs.ts";
 
 export class SsdFaceModel extends Model<FaceApi> {
   readonly role = "face-detector";
-  minConfidence = 0.6;
+  /**
+   * The detector's own threshold. A caller wanting more (FaceMeter scores faces down to 0.05)
+   * passes its own to detect(): this instance is shared with the pipeline's FaceDetector, and a
+   * threshold set on it by one caller while another detects leaked into every later detection
+   * (two concurrent FaceMeter passes each restored what the other had set, leaving 0.05 behind).
+   */
+  readonly minConfidence = 0.6;
 
   constructor() {
     super("face-api/ssd_mobilenetv1");
@@ -26,13 +32,13 @@ export class SsdFaceModel extends Model<FaceApi> {
   }
 
   /** Faces inside `region` of `image` ([h, w, 3] int32), in whole-image coordinates. */
-  async detect(image: tf.Tensor3D, region?: Box): Promise<Detection[]> {
+  async detect(image: tf.Tensor3D, region?: Box, minConfidence = this.minConfidence): Promise<Detection[]> {
     const faceapi = await this.load();
     const crop = region
       ? tf.slice(image, [region.y, region.x, 0], [region.height, region.width, 3])
       : image;
     try {
-      const found = await faceapi.detectAllFaces(crop, new faceapi.SsdMobilenetv1Options({ minConfidence: this.minConfidence, maxResults: 200 }));
+      const found = await faceapi.detectAllFaces(crop, new faceapi.SsdMobilenetv1Options({ minConfidence, maxResults: 200 }));
       return found.map((f: { score: number; box: Box }) => ({
         x: f.box.x + (region?.x ?? 0),
         y: f.box.y + (region?.y ?? 0),
