@@ -50,6 +50,95 @@ export class IdentityCache {
 /** The measured defaults (bench/anonymization.ts). */
 export const CALIBRATION = { candidates: 16, target: 0.66, minScore: 0.7, escalate: 0.15, flattenEscalate: 0.08, refine: 40 };
 
+/**
+ * Calibration's cost, in face measures: a landmark+descriptor pass on one face is 1 (about 40 ms
+ * on this machine), an SSD pass over a frame is SSD_UNITS (0.45-1.35 s on a 720p frame: more
+ * for frames with more faces; measured with a scratch script, session 11).
+ */
+export const SSD_UNITS = 20;
+
+/**
+ * The first calibration of three people spends 1645-2211 (`bench/small-faces.ts 1,2,3`) and
+ * 1905-2020 (`npm run bench:video -- --only 720p`), so it is not cut. A crowd's is cut at 3000:
+ * 164 s for the 22 faces of `bench/small-faces.ts --crowd`, whose 100 frames took 320 s in all.
+ */
+export const CALIBRATION_BUDGET = { capacity: 3000, perFrame: 20 };
+
+/**
+ * What a job may spend on calibration, in face measures (SSD_UNITS): a balance that starts full
+ * at `capacity` and refills by `perFrame` for every frame the job renders, up to `capacity`.
+ * Without it a crowd costs without bound: each round measures every face still choosing and each
+ * track that misses the target walks alone (a 2 s 720p pan over 22 small faces spent 404 s on
+ * its first calibration; bench/small-faces.ts --crowd is the same crowd, slower). A
+ * calibration always measures every track's first candidate (so the balance can go below zero,
+ * and later ones then pay it back), takes a further round of candidates only while the balance
+ * covers it, and shares what is left among the tracks that walk. So calibration costs at most
+ * about `capacity` at once and `perFrame` per frame on average; a face it could not afford keeps
+ * the best candidate measured so far (not blurred, not left as is).
+ */
+export class CalibrationBudget {
+  readonly capacity: number;
+  readonly perFrame: number;
+  private balance: number;
+
+  constructor(capacity = CALIBRATION_BUDGET.capacity, perFrame = CALIBRATION_BUDGET.perFrame) {
+    this.capacity = capacity;
+    this.perFrame = perFrame;
+    this.balance = capacity;
+  }
+
+  /** No limit (photos and measurements of the method itself). */
+  static unlimited(): CalibrationBudget {
+    return new CalibrationBudget(Infinity, 0);
+  }
+
+  get left(): number {
+    return this.balance;
+  }
+
+  /** `frames` more frames rendered. */
+  accrue(frames = 1): void {
+    this.balance = Math.min(this.capacity, this.balance + frames * this.perFrame);
+  }
+
+  spend(units: number): void {
+    this.balance -= units;
+  }
+}
+
+/** The FaceMeter passes calibration makes, each charged to its budget. */
+class MeteredPasses {
+  private readonly meter: FaceMeter;
+  readonly budget: CalibrationBudget;
+  /** Face measures spent through this instance (the budget's balance can be unlimited). */
+  spent = 0;
+
+  constructor(meter: FaceMeter, budget: CalibrationBudget) {
+    this.meter = meter;
+    this.budget = budget;
+  }
+
+  detect(frame: Frame) {
+    this.charge(SSD_UNITS);
+    return this.meter.detect(frame, 0.05);
+  }
+
+  describe(frame: Frame, boxes: Box[]) {
+    this.charge(boxes.length);
+    return this.meter.landmarker.describe(frame, boxes);
+  }
+
+  compare(output: Frame, originals: Parameters<FaceMeter["compare"]>[1]) {
+    this.charge(SSD_UNITS + originals.length);
+    return this.meter.compare(output, originals);
+  }
+
+  private charge(units: number): void {
+    this.spent += units;
+    this.budget.spend(units);
+  }
+}
+
 export interface CalibrationResult {
   identity: SyntheticIdentity;
   /** Salt of the chosen candidate (syntheticIdentity(trackId, salt)), or of the one the local search started from. */
@@ -85,6 +174,8 @@ export interface CalibrationOptions {
   flattenEscalate?: number;
   /** Neighbours the local search may screen when no seeded candidate reached the target. */
   refine?: number;
+  /** What the passes may cost (CalibrationBudget); unlimited when not given. */
+  budget?: CalibrationBudget;
 }
 
 /** A track to calibrate: its id and the frames it is measured on. */
@@ -125,10 +216,11 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   const base = opts.salt ?? 0;
   const minScore = opts.minScore ?? CALIBRATION.minScore;
   const options = opts.options ?? DEFAULT_ANONYMIZE_OPTIONS;
+  const passes = new MeteredPasses(meter, opts.budget ?? CalibrationBudget.unlimited());
   // SSD's score for each view's input face, one detection pass per distinct frame.
   const inputDetections = new Map<Frame, ReturnType<FaceMeter["detect"]>>();
   const inputScore = async (v: CalibrationView) => {
-    if (!inputDetections.has(v.frame)) inputDetections.set(v.frame, meter.detect(v.frame, 0.05));
+    if (!inputDetections.has(v.frame)) inputDetections.set(v.frame, passes.detect(v.frame));
     return FaceMeter.detectionAt(await inputDetections.get(v.frame)!, v.face.box)?.score ?? 0;
   };
   // A candidate that can neither reach the target nor beat the track's best found candidate.
@@ -140,7 +232,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const originals: Float32Array[] = [];
     const inputScores: number[] = [];
     for (const v of t.views) {
-      originals.push((await meter.landmarker.describe(v.frame, [v.face.box]))[0].descriptor);
+      originals.push((await passes.describe(v.frame, [v.face.box]))[0].descriptor);
       inputScores.push(await inputScore(v));
     }
     const needs = viewMinScores(minScore, inputScores); // undefined: SSD does not find this face
@@ -148,7 +240,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
   }));
   for (let k = 0; k < candidates; k++) {
     const round = states.filter((t) => !t.done);
-    if (!round.length) break;
+    if (!round.length || (k > 0 && roundCost(round) > passes.budget.left)) break;
     // Let timers run between rounds (job heartbeats, progress): the measuring is CPU-bound.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const salt = base + k;
@@ -174,7 +266,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
         const faces = group.map((x) => ({ ...x.track.views[i].face, trackId: x.track.trackId }));
         const identityOf = new Map(group.map((x) => [x.track.trackId, x.res.identity]));
         const drawn = anonymizeFaces(frame, faces, (id) => identityOf.get(id)!, options);
-        const atOriginal = await meter.landmarker.describe(drawn, group.map((x) => x.track.views[i].face.box));
+        const atOriginal = await passes.describe(drawn, group.map((x) => x.track.views[i].face.box));
         const measured = group.filter((x, j) => {
           x.res.distance = Math.min(x.res.distance, distance(atOriginal[j].descriptor, x.track.originals[i]));
           if (!x.track.needs) {
@@ -186,7 +278,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
           return x.measuring && !!x.track.needs;
         });
         if (!measured.length) continue;
-        const scores = await meter.compare(drawn, measured.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })));
+        const scores = await passes.compare(drawn, measured.map((x) => ({ ...x.track.views[i].face, descriptor: x.track.originals[i], score: 1 })));
         for (const [j, x] of measured.entries()) {
           const { res, track } = x;
           res.distance = Math.min(res.distance, scores[j].distance);
@@ -206,14 +298,22 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     }
   }
   const refine = opts.refine ?? CALIBRATION.refine;
-  for (const t of states) {
-    // Not for a face SSD does not find in the input: the walk's full measure is an SSD pass.
-    if (t.done || refine <= 0 || !t.best || !t.best.found || !t.needs) continue;
+  // Not for a face SSD does not find in the input: the walk's full measure is an SSD pass.
+  const walkers = states.filter((t) => !t.done && refine > 0 && t.best?.found && t.needs);
+  for (const [n, t] of walkers.entries()) {
     // The other tracks' choices are drawn too, where they share a frame with this one.
     const others = (frame: Frame) => states.filter((u) => u !== t && u.best).flatMap((u) => u.views.filter((v) => v.frame === frame).map((v) => ({ face: { ...v.face, trackId: u.trackId }, identity: u.best!.identity })));
-    t.best = await refineIdentity(meter, { ...t, needs: t.needs }, t.best, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options });
+    // An equal share of what is left (a walk that stops early leaves its rest to the next).
+    const allowance = passes.budget.left / (walkers.length - n);
+    t.best = await refineIdentity(passes, { ...t, needs: t.needs! }, t.best!, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options, allowance });
   }
   return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried }]));
+}
+
+/** The most a round of seeded candidates can cost: both descriptor passes and an SSD pass per view. */
+function roundCost(round: Array<{ views: CalibrationView[] }>): number {
+  const frames = new Set(round.flatMap((t) => t.views.map((v) => v.frame)));
+  return frames.size * SSD_UNITS + round.reduce((a, t) => a + 2 * t.views.length, 0);
 }
 
 /**
@@ -262,6 +362,8 @@ interface RefineOptions {
   reach: number;
   target: number;
   options: AnonymizeOptions;
+  /** What this walk may spend (face measures): it stops before a screen or measure that would exceed it. */
+  allowance: number;
 }
 
 /**
@@ -279,7 +381,7 @@ interface RefineOptions {
  * Deterministic: the walk is seeded from the track id and the starting salt.
  */
 async function refineIdentity(
-  meter: FaceMeter,
+  passes: MeteredPasses,
   track: CalibrationTrack & { originals: Float32Array[]; needs: number[] },
   start: CalibrationResult,
   others: (frame: Frame) => Array<{ face: FaceInput & { trackId: number | string }; identity: SyntheticIdentity }>,
@@ -303,29 +405,35 @@ async function refineIdentity(
     let d = Infinity;
     for (const [i, view] of track.views.entries()) {
       const drawn = draw(i, identity);
-      const [atOriginal, atBest] = (await meter.landmarker.describe(drawn, boxes[i] ? [view.face.box, boxes[i]] : [view.face.box])).map((desc) => distance(desc.descriptor, track.originals[i]));
+      const [atOriginal, atBest] = (await passes.describe(drawn, boxes[i] ? [view.face.box, boxes[i]] : [view.face.box])).map((desc) => distance(desc.descriptor, track.originals[i]));
       d = Math.min(d, atOriginal, atBest ?? Infinity);
       if (d <= bar) return undefined;
       views.push({ drawn, atOriginal });
     }
     return { distance: d, views };
   };
+  const views = track.views.length;
+  const spentBefore = passes.spent;
+  const affords = (units: number) => passes.spent - spentBefore + units <= o.allowance;
+  // The least a walk can gain from: the start's screen, a neighbour's, and its full measure.
+  if (!affords(4 * views + views * (SSD_UNITS + 1))) return { ...start, refined: 0 };
   let best = start;
   let current = (await screen(start.identity, start.boxes, -Infinity))!.distance;
   let refined = 0;
   let measured = 0;
-  while (refined < o.steps && measured < o.steps / 5 && best.distance < o.target) {
+  while (refined < o.steps && measured < o.steps / 5 && best.distance < o.target && affords(2 * views)) {
     refined++;
     // Let timers run now and then (job heartbeats, progress), as between the rounds above.
     if (refined % 4 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const identity = neighbourIdentity(best.identity, rand, o.reach);
     const screened = await screen(identity, best.boxes, current + SCREEN_MARGIN);
     if (screened === undefined) continue;
+    if (!affords(views * (SSD_UNITS + 1))) break;
     measured++;
     // The full measure: SSD on the screened drawings and the distance at the box it finds.
     const res: CalibrationResult = { ...best, identity, distance: Infinity, score: Infinity, found: true, boxes: [] };
     for (const [i, view] of track.views.entries()) {
-      const [m] = await meter.compare(screened.views[i].drawn, [{ ...view.face, descriptor: track.originals[i], score: 1 }]);
+      const [m] = await passes.compare(screened.views[i].drawn, [{ ...view.face, descriptor: track.originals[i], score: 1 }]);
       res.distance = Math.min(res.distance, ROBUST_DISTANCE(m.distance, screened.views[i].atOriginal));
       res.score = Math.min(res.score, m.score);
       res.found &&= m.score >= track.needs[i];

@@ -19,5 +19,5 @@ export type { FlowTrackerOptions } from "./flow-tracker.ts";
 export type { SmootherOptions } from "./smoothing.ts";
 export { reshape, faceFrame, faceOutline } from "./geometry.ts";
 export { delaunay, foldFreeWarp, warpImage } from "./warp.ts";
-export { IdentityCache, calibrateIdentity, calibrateIdentities, CALIBRATION } from "./calibrate.ts";
+export { IdentityCache, calibrateIdentity, calibrateIdentities, CalibrationBudget, CALIBRATION, CALIBRATION_BUDGET } from "./calibrate.ts";
 export type { CalibrationOptions, CalibrationResult, CalibrationTrack, CalibrationView } from "./calibrate.ts";

@@ -22,6 +22,9 @@
 //   - joint calibration (the faces that appear together, as the video pipeline calibrates them):
 //     at most one SSD pass per round for all of them (group1: 8 passes for 1, 4 and 16 rounds, one of them SSD on the input), each track still
 //     stopping at its first passing candidate;
+//   - calibration budget (CalibrationBudget): every track gets its first candidate even in debt,
+//     further rounds and walks only what the budget covers, and the balance never goes below
+//     zero after the first round;
 //   - local search: a face no seeded candidate takes to the target is walked farther, still found,
 //     deterministically, and every step stays in range and fold-free;
 //   - identities: same seed -> same identity, different seeds -> different ones.
@@ -31,7 +34,7 @@ import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, wa
 import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
 import { faceFrame, toFace, toImage } from "../../compute/anonymize/geometry.ts";
-import { CALIBRATION, IdentityCache, calibrateIdentities, calibrateIdentity, viewMinScores } from "../../compute/anonymize/calibrate.ts";
+import { CALIBRATION, CalibrationBudget, IdentityCache, SSD_UNITS, calibrateIdentities, calibrateIdentity, viewMinScores } from "../../compute/anonymize/calibrate.ts";
 import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
@@ -256,6 +259,45 @@ describe("joint calibration of tracks that start together", () => {
       // A track stops at its first candidate that passes; one that never passes tried them all.
       if (c.tried < CALIBRATION.candidates) expect(c.distance >= CALIBRATION.target && c.found).toBe(true);
       expect(c.salt).toBeGreaterThanOrEqual(3);
+    }
+  });
+});
+
+describe("calibration budget", () => {
+  it("refills per frame up to its capacity and may go below zero", () => {
+    const budget = new CalibrationBudget(100, 10);
+    budget.spend(150);
+    expect(budget.left).toBe(-50);
+    budget.accrue(3);
+    expect(budget.left).toBe(-20);
+    budget.accrue(100);
+    expect(budget.left).toBe(100);
+    expect(CalibrationBudget.unlimited().left).toBe(Infinity);
+  });
+
+  it("every track gets its first candidate; further rounds and the walk only what the budget covers", { timeout: 600_000 }, async () => {
+    const { frame, faces } = photos.get("group1.jpg")!;
+    const tracks = faces.map((face, i) => ({ trackId: i + 1, views: [{ frame, face: { box: face.box, landmarks: face.landmarks } }] }));
+    // Exactly the setup (a descriptor per view, SSD on the input): round 0 still runs, in debt.
+    const empty = new CalibrationBudget(faces.length + SSD_UNITS, 0);
+    const first = await calibrateIdentities(meter, tracks, { salt: 3, budget: empty });
+    for (const t of tracks) expect(first.get(t.trackId)).toMatchObject({ tried: 1, refined: 0, salt: 3 });
+    expect(empty.left).toBeLessThan(0);
+    // A budget for a few rounds: the rounds and walks it affords, never more.
+    const small = new CalibrationBudget(150, 0);
+    const some = await calibrateIdentities(meter, tracks, { salt: 3, budget: small });
+    const unlimited = await calibrateIdentities(meter, tracks, { salt: 3 });
+    const tried = (m: typeof some) => tracks.map((t) => m.get(t.trackId)!.tried);
+    const show = (m: typeof some) => tracks.map((t) => m.get(t.trackId)!).map((c) => `${c.tried} rounds, ${c.refined} steps, ${c.distance.toFixed(3)}${c.found ? "" : " not found"}`).join("; ");
+    console.log(`budget 150: ${show(some)}, left ${small.left}\n  unlimited: ${show(unlimited)}`);
+    expect(small.left).toBeGreaterThanOrEqual(0);
+    // Without a budget nothing is cut: the track no candidate takes to the target is walked.
+    expect(Math.max(...tracks.map((t) => unlimited.get(t.trackId)!.refined))).toBeGreaterThan(0);
+    expect(Math.max(...tried(some))).toBeLessThan(Math.max(...tried(unlimited)));
+    // A track's choice is the same rule on fewer candidates: one that stopped early passed.
+    for (const t of tracks) {
+      const c = some.get(t.trackId)!;
+      if (c.tried < Math.max(...tried(some))) expect(c.distance >= CALIBRATION.target && c.found).toBe(true);
     }
   });
 });

@@ -16,12 +16,12 @@
 // tracks that start on the same frame are measured together, in the same frames) on up to
 // CALIBRATION_VIEWS of its frames spread over the window, so the choice holds while the face
 // turns, zooms and changes expression, and no frame is ever drawn with an identity that is later
-// replaced.
+// replaced. The job's CalibrationBudget bounds what that costs: a crowd gets fewer candidates.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
 import type { Box, Frame } from "../../types.ts";
-import { calibrateIdentities, faceFrame, FlowLandmarkTracker, IdentityCache, MIN_DRAWABLE_IOD, type CalibrationView, type FaceInput } from "../../anonymize/index.ts";
+import { CalibrationBudget, calibrateIdentities, faceFrame, FlowLandmarkTracker, IdentityCache, MIN_DRAWABLE_IOD, type CalibrationView, type FaceInput } from "../../anonymize/index.ts";
 import { FaceMeter } from "../../anonymize/evaluate.ts";
 import { FaceRenderer } from "../../anonymize/render-thread.ts";
 import type { TrackedBox } from "../../video/tracker.ts";
@@ -71,13 +71,15 @@ function spread<T>(xs: T[], n: number): T[] {
 export function faceAnonymizationVideo(
   params: FeatureParams<"video.face-anonymization">,
   models: Pick<Models, "faces" | "landmarks">,
-  options: { calibrate?: boolean; salt?: number; window?: number; views?: number } = {},
+  options: { calibrate?: boolean; salt?: number; window?: number; views?: number; budget?: CalibrationBudget } = {},
 ): ChunkProcessor {
   // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces
   // (`salt` fixes it, for reproducible measurements).
   const identities = new IdentityCache(options.salt ?? randomInt(2 ** 31));
   const ssd = models.faces.ssd;
   const meter = (options.calibrate ?? true) && ssd ? new FaceMeter(ssd, models.landmarks) : null;
+  // What calibration may spend in this job (a crowd would otherwise cost a multiple of its size).
+  const budget = options.budget ?? new CalibrationBudget();
   let window = Math.max(0, options.window ?? CALIBRATION_WINDOW);
   const views = Math.max(1, options.views ?? CALIBRATION_VIEWS);
   // Per track: its landmark tracker and the last frame it was seen in (a track that skipped
@@ -126,7 +128,7 @@ export function faceAnonymizationVideo(
       }
       return { trackId: face.trackId, views: spread(seen, views) };
     });
-    for (const [trackId, chosen] of await calibrateIdentities(meter, tracks, { salt: identities.salt })) identities.set(trackId, chosen.identity);
+    for (const [trackId, chosen] of await calibrateIdentities(meter, tracks, { salt: identities.salt, budget })) identities.set(trackId, chosen.identity);
   };
 
   const draw = async (head: Pending): Promise<Frame> => {
@@ -147,6 +149,7 @@ export function faceAnonymizationVideo(
     }
     while (queue.length > keep) {
       const head = queue.shift()!;
+      budget.accrue(); // one more frame rendered
       await calibrate(head);
       const drawn = draw(head);
       drawn.catch(() => {}); // awaited below or in the next call, in order; a failure surfaces there
