@@ -19,7 +19,8 @@ function anchors(): Float32Array {
 
 export class BlazeFaceModel extends Model<tf.GraphModel> {
   readonly role = "face-detector";
-  minConfidence = 0.6;
+  /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
+  readonly minConfidence = 0.6;
   private readonly anchorXY = anchors();
 
   constructor() {

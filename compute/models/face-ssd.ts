@@ -9,9 +9,10 @@ export class SsdFaceModel extends Model<FaceApi> {
   readonly role = "face-detector";
   /**
    * The detector's own threshold. A caller wanting more (FaceMeter scores faces down to 0.05)
-   * passes its own to detect(): this instance is shared with the pipeline's FaceDetector, and a
-   * threshold set on it by one caller while another detects leaked into every later detection
-   * (two concurrent FaceMeter passes each restored what the other had set, leaving 0.05 behind).
+   * passes its own to detect(). This instance is shared with the FaceDetector of every job in
+   * the process, and a threshold set on it by one caller while another detects leaked into every
+   * later detection (two concurrent FaceMeter passes each restored what the other had set,
+   * leaving 0.05 behind).
    */
   readonly minConfidence = 0.6;
 

@@ -12,7 +12,8 @@ const INPUT = 512;
 
 export class ObjectDetector extends Model<tf.GraphModel> {
   readonly role = "object-detector";
-  minConfidence = 0.3;
+  /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
+  readonly minConfidence = 0.3;
 
   constructor() {
     super("human/centernet");
