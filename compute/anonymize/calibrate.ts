@@ -12,9 +12,10 @@
 // the walk's steps are ordinary synthetic identities (parameters in their natural ranges, no
 // pixel-level adversarial tuning), but the choice IS made with the same descriptor the identity
 // figure is measured with: the seed-only figure (bench/anonymization.ts, first block) is the
-// unselected one.
+// unselected one. What a job spends on all this is bounded by its CalibrationBudget: a crowd gets
+// fewer candidates and shorter walks, never more than the budget allows.
 import type { Box, Frame } from "../types.ts";
-import { distance, FaceMeter } from "./evaluate.ts";
+import { distance, FaceMeter, STILL_A_FACE } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { neighbourIdentity, prng, seedOf, syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
@@ -332,11 +333,10 @@ function roundCost(round: Array<{ views: CalibrationView[] }>): number {
  * nothing (720p bench clip: two tracks on a shoulder badge, 49 s and 29 s).
  */
 export function viewMinScores(minScore: number, inputScores: number[]): number[] | undefined {
-  if (!inputScores.some((s) => s >= INPUT_FOUND)) return undefined;
+  if (!inputScores.some((s) => s >= STILL_A_FACE)) return undefined;
   return inputScores.map((s) => Math.min(minScore, INPUT_SCORE_SHARE * s));
 }
 const INPUT_SCORE_SHARE = 0.9;
-const INPUT_FOUND = 0.5;
 
 /**
  * How much farther than the current identity a neighbour must screen to be measured in full: the

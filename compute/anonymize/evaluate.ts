@@ -19,6 +19,9 @@ export interface FaceMeasure {
   score: number;
 }
 
+/** The issue's "still a face": SSD finds a face at the original position with at least this score. */
+export const STILL_A_FACE = 0.5;
+
 export class FaceMeter {
   readonly ssd: SsdFaceModel;
   readonly landmarker: FaceLandmarker;
@@ -30,7 +33,7 @@ export class FaceMeter {
   }
 
   /** Faces SSD finds at `minScore` or more, with landmarks and descriptor. */
-  async faces(frame: Frame, minScore = 0.5): Promise<FaceMeasure[]> {
+  async faces(frame: Frame, minScore = STILL_A_FACE): Promise<FaceMeasure[]> {
     const found = (await this.detect(frame, Math.min(minScore, 0.3))).filter((d) => d.score >= minScore);
     const described = await this.landmarker.describe(frame, found);
     return found.map((d, i) => ({ box: { x: d.x, y: d.y, width: d.width, height: d.height }, score: d.score, landmarks: described[i].points, descriptor: described[i].descriptor }));
