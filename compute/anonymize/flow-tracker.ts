@@ -16,7 +16,12 @@
 //      within a few frames while the box-following error is averaged over many;
 //   5. anything doubtful (first frame, most of the face outside the searched region, residual too
 //      high for the face's contrast, too little texture, implausible warp, detection > 0.5 IOD
-//      from the prediction) falls back to the detection and restarts from it.
+//      from the prediction) falls back to the detection and restarts from it; except that landmarks
+//      found in a box the face detector did not report on this frame (the video tracker's guess
+//      while the detector misses the face) do not outweigh a working alignment: when they jump,
+//      the face's own motion is followed alone ("coasted"). In a crowd such a guessed box grows
+//      or drifts over a neighbour, and the landmark model then returns a face 2x too large or
+//      too small (bench/small-faces.ts --crowd, session 12).
 // Deterministic (no randomness, fixed iteration caps and thresholds). Measured (pan/zoom clip of
 // bench/anonymization.ts, seed identity): flicker ratio 0.96 against 2.29 One-Euro and 2.68 raw
 // (true landmarks: 0.78); about 2-3 ms per face per frame.
@@ -53,7 +58,7 @@ export const DEFAULT_FLOW_TRACKER_OPTIONS: FlowTrackerOptions = {
 };
 
 /** Why the last push returned what it did (for measuring and tests). */
-export type FlowTrackerStatus = "init" | "tracked" | "reset-detection-jump" | "reset-alignment" | "reset-texture" | "reset-residual" | "reset-warp";
+export type FlowTrackerStatus = "init" | "tracked" | "coasted" | "reset-detection-jump" | "reset-alignment" | "reset-texture" | "reset-residual" | "reset-warp";
 
 /** Geometry of a ROI: ROI pixel (i, j) (pixel centre) is frame point (ox + i / k, oy + j / k). */
 interface RoiGeom {
@@ -132,12 +137,17 @@ export class FlowLandmarkTracker {
     this.lastStatus = "init";
   }
 
-  /** Feed this frame and its raw detected 68 landmarks; returns the landmarks to render with. */
-  push(frame: Frame, detected: Pt[]): Pt[] {
+  /**
+   * Feed this frame and its raw detected 68 landmarks; returns the landmarks to render with.
+   * `trusted` = false: the landmarks were found in a guessed box (no detection on this frame), so
+   * a jump away from the aligned prediction is not followed (status "coasted").
+   */
+  push(frame: Frame, detected: Pt[], trusted = true): Pt[] {
     if (detected.length !== 68) throw new Error(`FlowLandmarkTracker needs 68 landmarks, got ${detected.length}`);
-    const { out, cur } = this.track(frame, detected);
+    const { out, cur } = this.track(frame, detected, trusted);
     this.prevOut = out;
-    this.prevDetected = detected.map((p) => ({ ...p }));
+    // A jump that was not followed is not where the face is: the next frame's shift is guessed from the output.
+    this.prevDetected = (this.lastStatus === "coasted" ? out : detected).map((p) => ({ ...p }));
     // The next frame is aligned to this one around where the face is now drawn. The region just
     // sampled for the alignment is reused as the next template while it still fits the face
     // (same scale within 10%, the face's region inside it): one resampling per frame, not two.
@@ -149,7 +159,7 @@ export class FlowLandmarkTracker {
     return out.map((p) => ({ ...p }));
   }
 
-  private track(frame: Frame, detected: Pt[]): { out: Pt[]; cur?: { levels: Level[]; geom: RoiGeom } } {
+  private track(frame: Frame, detected: Pt[], trusted: boolean): { out: Pt[]; cur?: { levels: Level[]; geom: RoiGeom } } {
     const o = this.options;
     const restart = (status: FlowTrackerStatus) => {
       this.lastStatus = status;
@@ -189,9 +199,10 @@ export class FlowLandmarkTracker {
     const iod = Math.min(faceFrame(pred).iod, faceFrame(detected).iod);
     let dist = 0;
     for (let i = 0; i < pred.length; i++) dist += Math.hypot(pred[i].x - detected[i].x, pred[i].y - detected[i].y);
-    if (dist / pred.length > o.resetDistance * iod) return restart("reset-detection-jump");
-    this.lastStatus = "tracked";
-    const out = correct(pred, detected, o.rigidGain, o.shapeGain);
+    const jumped = dist / pred.length > o.resetDistance * iod;
+    if (jumped && trusted) return restart("reset-detection-jump");
+    this.lastStatus = jumped ? "coasted" : "tracked";
+    const out = jumped ? pred : correct(pred, detected, o.rigidGain, o.shapeGain);
     const a = mean(out, all);
     const b = mean(this.prevOut, all);
     this.velocity = { x: a.x - b.x, y: a.y - b.y };

@@ -167,6 +167,37 @@ describe("FlowLandmarkTracker", () => {
     }
   });
 
+  it("does not follow a jump of landmarks found in a guessed box: it coasts on the face's motion", () => {
+    // The video tracker's guessed boxes (no detection on that frame) grow or drift over a
+    // neighbour in a crowd, and the landmark model then returns a face twice or half the size.
+    const iod = faceFrame(truth[0]).iod;
+    const centred = (p: Pt[], k: number) => {
+      const c = p.reduce((a, q) => ({ x: a.x + q.x / p.length, y: a.y + q.y / p.length }), { x: 0, y: 0 });
+      return p.map((q) => ({ x: c.x + (q.x - c.x) * k, y: c.y + (q.y - c.y) * k }));
+    };
+    const jumps: Array<(p: Pt[]) => Pt[]> = [(p) => centred(p, 2), (p) => centred(p, 0.45), (p) => p.map((q) => ({ x: q.x + 0.8 * iod, y: q.y }))];
+    for (const jump of jumps) {
+      const tracker = new FlowLandmarkTracker();
+      for (let t = 0; t < 20; t++) {
+        const guessed = t >= 10 && t < 13; // three frames of bad landmarks in guessed boxes
+        const out = tracker.push(frames[t], guessed ? jump(truth[t]) : jitter(truth[t], t), !guessed);
+        if (guessed) {
+          expect(tracker.status).toBe("coasted");
+          // Where the face is, at its size: not where the bad landmarks are.
+          expect(meanDist(out, truth[t])).toBeLessThan(1);
+          expect(faceFrame(out).iod / faceFrame(truth[t]).iod).toBeCloseTo(1, 1);
+        } else if (t > 0) {
+          expect(tracker.status).toBe("tracked");
+          expect(meanDist(out, truth[t])).toBeLessThan(1);
+        }
+      }
+    }
+    // A detected box's landmarks are still followed when they jump (the detector saw the face there).
+    const tracker = new FlowLandmarkTracker();
+    for (let t = 0; t <= 10; t++) tracker.push(frames[t], t === 10 ? centred(truth[t], 2) : jitter(truth[t], t), true);
+    expect(tracker.status).toBe("reset-detection-jump");
+  });
+
   it("follows an expression change (mouth 3 px down, held) within 10 frames", () => {
     const tracker = new FlowLandmarkTracker();
     const START = 15;

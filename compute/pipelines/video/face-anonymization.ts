@@ -55,6 +55,14 @@ export function plausibleLandmarks(points: Array<{ x: number; y: number }>, box:
  */
 const MIN_IOD_SHARE = 0.08;
 
+/**
+ * The largest change of a face's size (inter-ocular distance, either way) from the frame it was
+ * last drawn on that landmarks found in a guessed box may bring. A face's scale changes by a few
+ * percent a frame even in a fast zoom; a guessed box that grew or drifted over a neighbour gave
+ * landmarks 1.3-4.5x too large or too small (bench/small-faces.ts --crowd, session 12).
+ */
+const MAX_GUESSED_SCALE_STEP = 1.25;
+
 /** One frame waiting to be rendered: its tracked faces (with landmarks) and the faces to blur. */
 interface Pending {
   frame: Frame;
@@ -84,7 +92,8 @@ export function faceAnonymizationVideo(
   const views = Math.max(1, options.views ?? CALIBRATION_VIEWS);
   // Per track: its landmark tracker and the last frame it was seen in (a track that skipped
   // frames restarts its tracker from the detection instead of aligning across the gap).
-  const trackers = new Map<number, { tracker: FlowLandmarkTracker; lastFrame: number }>();
+  // `iod`: the inter-ocular distance of the landmarks it was last drawn with.
+  const trackers = new Map<number, { tracker: FlowLandmarkTracker; lastFrame: number; iod?: number }>();
   const plans = new Map<Frame, Omit<Pending, "frame">>();
   let renderer: FaceRenderer | undefined; // started with the first face to draw
   const queue: Pending[] = [];
@@ -105,8 +114,20 @@ export function faceAnonymizationVideo(
           fallback.push(box);
           continue;
         }
+        // Landmarks found in a box the detector did not report on this frame (the tracker's
+        // guess) are not trusted over the face's own motion (FlowLandmarkTracker "coasted")...
+        const detected = box.source === "detected";
+        const landmarks = track.tracker.push(frame, points[i]!, detected);
+        // ...and where there is no motion to follow (the alignment failed), a guessed box's
+        // landmarks at a scale the track did not have are a wrong face: blurred instead.
+        const iod = faceFrame(landmarks).iod;
+        if (!detected && track.iod && !(iod <= track.iod * MAX_GUESSED_SCALE_STEP && iod >= track.iod / MAX_GUESSED_SCALE_STEP)) {
+          fallback.push(box);
+          continue;
+        }
         track.lastFrame = coverage.index;
-        faces.push({ box, landmarks: track.tracker.push(frame, points[i]!), trackId: box.trackId });
+        track.iod = iod;
+        faces.push({ box, landmarks, trackId: box.trackId });
       }
       plans.set(frame, { faces, fallback });
       return frame;
