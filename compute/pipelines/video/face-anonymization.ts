@@ -6,7 +6,9 @@
 // Landmarks are carried per track by the face's own pixel motion (FlowLandmarkTracker), steered
 // slowly towards each frame's detected landmarks: the detector's landmark error follows its box
 // from frame to frame, which no filter on the landmarks removes (bench/anonymization.ts: flicker
-// ratio 1.07 tracked, 2.60 One-Euro, 3.03 raw).
+// ratio 1.07 tracked, 2.60 One-Euro, 3.03 raw). Landmarks found in a box the tracker only guessed
+// (no detection on that frame) do not move a face away from where its pixels go, and a face two
+// tracks follow is drawn once (oncePerFace).
 // Faces are drawn on a worker thread (FaceRenderer), so a chunk's drawing overlaps the next chunk's
 // detection and landmarks: a call returns the frames drawn from the previous call.
 // Frames are rendered CALIBRATION_WINDOW frames late: when a track first reaches the head of the
@@ -62,6 +64,32 @@ const MIN_IOD_SHARE = 0.08;
  * landmarks 1.3-4.5x too large or too small (bench/small-faces.ts --crowd, session 12).
  */
 const MAX_GUESSED_SCALE_STEP = 1.25;
+
+/**
+ * Two tracks whose faces have their eye midpoints closer than this (in the smaller face's
+ * inter-ocular distance) are on the same face: two people's eyes are at least about 2 IOD apart
+ * even cheek to cheek. The duplicates measured in a crowd were 0.02-0.5 apart.
+ */
+const SAME_FACE_DISTANCE = 0.6;
+
+/**
+ * Each face drawn once. The tracker can hold two tracks on one face: a detection it could not
+ * match to the track that coasted there starts a new one (22-face crowd clip: a pair for 25
+ * frames). Drawn twice, the two identities cover each other by box size and can swap from frame
+ * to frame; the older track is kept, so the face keeps the identity it had.
+ */
+export function oncePerFace<F extends FaceInput & { trackId: number }>(faces: F[]): F[] {
+  const kept: F[] = [];
+  for (const face of [...faces].sort((a, b) => a.trackId - b.trackId)) {
+    const f = faceFrame(face.landmarks);
+    const same = kept.some((k) => {
+      const g = faceFrame(k.landmarks);
+      return Math.hypot(f.o.x - g.o.x, f.o.y - g.o.y) < SAME_FACE_DISTANCE * Math.min(f.iod, g.iod);
+    });
+    if (!same) kept.push(face);
+  }
+  return kept;
+}
 
 /** One frame waiting to be rendered: its tracked faces (with landmarks) and the faces to blur. */
 interface Pending {
@@ -129,7 +157,7 @@ export function faceAnonymizationVideo(
         track.iod = iod;
         faces.push({ box, landmarks, trackId: box.trackId });
       }
-      plans.set(frame, { faces, fallback });
+      plans.set(frame, { faces: oncePerFace(faces), fallback });
       return frame;
     },
   });
