@@ -19,6 +19,7 @@ import { FaceDetector } from "../../compute/models/face-detector.ts";
 import { faceFrame } from "../../compute/anonymize/geometry.ts";
 import { faceAnonymizationVideo, plausibleLandmarks } from "../../compute/pipelines/video/face-anonymization.ts";
 import { loadPhoto } from "../../bench/anonymization.ts";
+import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { meanAbsDiff } from "../fixtures/frames.ts";
 import { sharpness } from "./photos.ts";
 
@@ -61,6 +62,13 @@ class DriftingLandmarker extends FaceLandmarker {
     if (this.calls++ === 0) return found;
     return found.map((pts) => pts.map((p) => ({ x: p.x + this.shift * faceFrame(pts).iod, y: p.y })));
   }
+}
+
+/** Every frame through the processor in one chunk, then the rest it holds back; the processor is closed. */
+async function processAll(processor: ChunkProcessor, frames: Frame[]): Promise<Frame[]> {
+  const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
+  await processor.close!();
+  return out;
 }
 
 /** The photo moved `dx` px to the right (left columns repeat the edge), as its own frame object. */
@@ -119,8 +127,7 @@ describe("video face-anonymization processor", () => {
     // Nothing to spend and 5 a frame: the face's calibration runs in debt, one candidate only.
     const budget = new CalibrationBudget(0, 5);
     const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 2, views: 2, budget });
-    const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
-    await processor.close!();
+    const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
     // Charged (the setup: a descriptor and an SSD pass per view, then the first candidate) more
     // than 6 frames refill: a balance capped at 0 is below it only while in debt.
@@ -143,15 +150,10 @@ describe("video face-anonymization processor", () => {
     const photo = await loadPhoto("astronaut.png");
     const models = createModels();
     const frames = Array.from({ length: 8 }, (_, k) => shifted(photo, k));
-    const run = async (landmarks: FaceLandmarker) => {
-      const faces = new LosingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze }, models.faces.options);
-      const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks }, { calibrate: false, salt: 7, window: 0 });
-      const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
-      await processor.close!();
-      expect(out.length).toBe(frames.length);
-      return out;
-    };
-    const out = await run(new DriftingLandmarker(0.8));
+    const faces = new LosingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze }, models.faces.options);
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks: new DriftingLandmarker(0.8) }, { calibrate: false, salt: 7, window: 0 });
+    const out = await processAll(processor, frames);
+    expect(out.length).toBe(frames.length);
     const [face] = await new FaceMeter().faces(photo, 0.5);
     // The face and what is beside it, where the drifting landmarks would put a face.
     const region: Box = { x: face!.box.x - 0.3 * face!.box.width, y: face!.box.y, width: 1.6 * face!.box.width, height: face!.box.height };
@@ -170,12 +172,7 @@ describe("video face-anonymization processor", () => {
     const photo = await loadPhoto("astronaut.png");
     const models = createModels();
     const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
-    const run = async (faces: FaceDetector) => {
-      const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks: models.landmarks }, { calibrate: false, salt: 7, window: 0 });
-      const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
-      await processor.close!();
-      return out;
-    };
+    const run = (faces: FaceDetector) => processAll(faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks: models.landmarks }, { calibrate: false, salt: 7, window: 0 }), frames);
     const single = await run(models.faces);
     const doubled = await run(new DuplicatingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze }, models.faces.options));
     const [face] = await new FaceMeter().faces(photo, 0.5);
@@ -199,8 +196,7 @@ describe("video face-anonymization processor", () => {
 
     const frames = Array.from({ length: 3 }, () => ({ ...photo, data: Buffer.from(photo.data) }));
     const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: collapsing }, { calibrate: false, window: 0 });
-    const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
-    await processor.close!();
+    const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
     const inner: Box = { x: box!.x + box!.width * 0.2, y: box!.y + box!.height * 0.2, width: box!.width * 0.6, height: box!.height * 0.6 };
     const far: Box = { x: photo.width - 60, y: photo.height - 60, width: 50, height: 50 };

@@ -78,17 +78,13 @@ const SAME_FACE_DISTANCE = 0.6;
  * frames). Drawn twice, the two identities cover each other by box size and can swap from frame
  * to frame; the older track is kept, so the face keeps the identity it had.
  */
-export function oncePerFace<F extends FaceInput & { trackId: number }>(faces: F[]): F[] {
-  const kept: F[] = [];
+function oncePerFace<F extends FaceInput & { trackId: number }>(faces: F[]): F[] {
+  const kept: Array<{ face: F; f: ReturnType<typeof faceFrame> }> = [];
   for (const face of [...faces].sort((a, b) => a.trackId - b.trackId)) {
     const f = faceFrame(face.landmarks);
-    const same = kept.some((k) => {
-      const g = faceFrame(k.landmarks);
-      return Math.hypot(f.o.x - g.o.x, f.o.y - g.o.y) < SAME_FACE_DISTANCE * Math.min(f.iod, g.iod);
-    });
-    if (!same) kept.push(face);
+    if (!kept.some(({ f: g }) => Math.hypot(f.o.x - g.o.x, f.o.y - g.o.y) < SAME_FACE_DISTANCE * Math.min(f.iod, g.iod))) kept.push({ face, f });
   }
-  return kept;
+  return kept.map((k) => k.face);
 }
 
 /** One frame waiting to be rendered: its tracked faces (with landmarks) and the faces to blur. */
@@ -149,7 +145,7 @@ export function faceAnonymizationVideo(
         // ...and where there is no motion to follow (the alignment failed), a guessed box's
         // landmarks at a scale the track did not have are a wrong face: blurred instead.
         const iod = faceFrame(landmarks).iod;
-        if (!detected && track.iod && !(iod <= track.iod * MAX_GUESSED_SCALE_STEP && iod >= track.iod / MAX_GUESSED_SCALE_STEP)) {
+        if (!detected && track.iod && (iod > track.iod * MAX_GUESSED_SCALE_STEP || iod < track.iod / MAX_GUESSED_SCALE_STEP)) {
           fallback.push(box);
           continue;
         }
