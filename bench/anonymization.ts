@@ -121,7 +121,7 @@ export function stabilityMetric(shots: Shot[], outputs: Frame[], region: Box): {
 // ---- contact sheet (--sheet out.png): original | anonymized pairs, to look at, not to measure --
 const TILE = 160;
 
-async function faceTiles(frame: Frame, out: Frame, faces: FaceMeasure[]): Promise<Buffer[]> {
+export async function faceTiles(frame: Frame, out: Frame, faces: FaceMeasure[]): Promise<Buffer[]> {
   const tiles: Buffer[] = [];
   for (const { box: b } of faces) {
     const left = Math.max(0, Math.round(b.x - b.width * 0.3)), top = Math.max(0, Math.round(b.y - b.height * 0.3));
@@ -133,7 +133,7 @@ async function faceTiles(frame: Frame, out: Frame, faces: FaceMeasure[]): Promis
   return tiles;
 }
 
-async function writeSheet(tiles: Buffer[], path: string): Promise<void> {
+export async function writeSheet(tiles: Buffer[], path: string): Promise<void> {
   const cols = 8;
   await sharp({ create: { width: cols * TILE, height: Math.ceil(tiles.length / cols) * TILE, channels: 3, background: "#000" } })
     .composite(tiles.map((t, k) => ({ input: t, raw: { width: TILE, height: TILE, channels: 3 as const }, left: (k % cols) * TILE, top: Math.floor(k / cols) * TILE })))
