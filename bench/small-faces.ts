@@ -33,6 +33,8 @@ const models = sharedModels();
 const meter = new FaceMeter();
 const salts = (positionals[0] ?? "1").split(",").map(Number);
 const allS: number[] = [], allD: number[] = [];
+/** "passing/all" for scores at or above t. */
+const f = (xs: number[], t: number) => `${xs.filter((x) => x >= t).length}/${xs.length}`;
 for (const salt of salts) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
@@ -53,10 +55,8 @@ for (const salt of salts) {
     r.forEach((x, j) => { s.push(x.score); d.push(x.distance); rows.push(`f${i}x${Math.round(originals[j].box.x + originals[j].box.width / 2)}@${Math.round(originals[j].box.width)}px ${x.score.toFixed(2)}/${x.distance.toFixed(2)}`); });
   }
   allS.push(...s); allD.push(...d);
-  const f = (xs: number[], t: number) => `${xs.filter((x) => x >= t).length}/${xs.length}`;
   console.log(`salt ${salt} (${cost}): score>=0.5 ${f(s, 0.5)} min ${Math.min(...s).toFixed(2)}; dist>=0.6 ${f(d, 0.6)} min ${Math.min(...d).toFixed(2)}`);
   if (process.env.VERBOSE) console.log(rows.join("  "));
   if (sheet) await writeSheet(tiles, sheet);
 }
-const f = (xs: number[], t: number) => `${xs.filter((x) => x >= t).length}/${xs.length}`;
 console.log(`ALL: score>=0.5 ${f(allS, 0.5)} min ${Math.min(...allS).toFixed(2)}; dist>=0.6 ${f(allD, 0.6)} min ${Math.min(...allD).toFixed(2)}`);
