@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, errorEnvelope, type ErrorCode } from "../schema/errors.ts";
+import { COMPUTE_RETRY_AFTER_S } from "./services/compute.ts";
 
 export function errorResponse(code: ErrorCode, message: string, headers?: HeadersInit): Response {
   const body = errorEnvelope(code, message);
@@ -26,6 +27,8 @@ export function onError(err: Error, c: Context): Response {
   // Log the cause of internal errors for operators; never log request bodies or headers (keys).
   if (apiError.code === "internal_error") console.error("internal error:", err.stack ?? err.message);
   const res = errorResponse(apiError.code, apiError.message);
+  // Compute is restarted or freed within seconds: say when to come back.
+  if (apiError.code === "compute_unavailable") res.headers.set("Retry-After", String(COMPUTE_RETRY_AFTER_S));
   for (const [name, value] of c.res?.headers ?? []) {
     if (name.toLowerCase().startsWith("x-ratelimit") || name.toLowerCase() === "retry-after") res.headers.set(name, value);
   }

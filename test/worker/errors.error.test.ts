@@ -183,6 +183,7 @@ describe("every error code producible in workerd", () => {
     const u = await createUser({ credits: 10 });
     const res = await postJson("/images/face-blur", u.key, { image_url: "https://media.example.com/a.png" });
     await expectError(res, "compute_unavailable", "No compute instance is reachable right now; nothing was charged. Retry later.");
+    expect(res.headers.get("retry-after")).toBe("5");
     const after = await balance(u.account.id);
     expect(after).toEqual({ available: 10, purchased: 10, spent: 0, reserved: 0 });
   });

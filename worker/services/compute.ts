@@ -5,14 +5,21 @@ import { sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 
 const HEALTH_TTL_MS = 15_000;
+/** How long "no instance answers at all" is believed: short, so a restarted instance is seen soon. */
+const DOWN_TTL_MS = 2_000;
+const HEALTH_PROBE_TIMEOUT_MS = 3_000;
+/** What a 503 compute_unavailable asks the client to wait (a supervised instance restarts in seconds). */
+export const COMPUTE_RETRY_AFTER_S = 5;
 /**
- * How long the last successful health answer stands in when a fresh probe fails. A compute
- * instance busy with a video job can leave /healthz unanswered for several seconds (its event
- * loop runs the models); that instance is busy, not gone, and the task request itself (long
- * timeout, 503 = try the next instance) is what decides whether the request can run.
+ * How long the last successful health answer stands in while instances are busy. A compute instance
+ * busy with a video job can leave /healthz unanswered for a few seconds; that instance is busy, not
+ * gone, and the task request itself (long timeout, 503 = try the next instance) decides.
  */
 const HEALTH_STALE_MS = 5 * 60_000;
-let healthCache: { at: number; health: ComputeHealth | null } | null = null;
+
+/** up: an instance answered; busy: none answered but one accepted the connection; down: none listens. */
+export type PoolState = { state: "up"; health: ComputeHealth } | { state: "busy" } | { state: "down" };
+let poolCache: { at: number; pool: PoolState } | null = null;
 let lastGoodHealth: { at: number; health: ComputeHealth } | null = null;
 
 export function computeInstances(env: Env): string[] {
@@ -34,33 +41,48 @@ async function signedFetch(env: Env, base: string, method: string, path: string,
   });
 }
 
-/** What the pool can do now; null when no instance answers. Cached briefly per isolate. */
-export async function computeHealth(env: Env): Promise<ComputeHealth | null> {
-  if (!healthCache || Date.now() - healthCache.at >= HEALTH_TTL_MS) {
-    let health: ComputeHealth | null = null;
-    for (const base of shuffled(computeInstances(env))) {
-      try {
-        const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(3000) });
-        if (res.ok) {
-          health = (await res.json()) as ComputeHealth;
-          break;
-        }
-      } catch {
-        // try the next instance
-      }
-    }
-    healthCache = { at: Date.now(), health };
+/** One instance's /healthz: its answer, "busy" when it took the connection but not answered in time, or "down". */
+async function probeInstance(base: string): Promise<ComputeHealth | "busy" | "down"> {
+  try {
+    const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(HEALTH_PROBE_TIMEOUT_MS) });
+    return res.ok ? ((await res.json()) as ComputeHealth) : "busy";
+  } catch (err) {
+    // A timeout (a DOMException, not always an Error) means the instance took the connection.
+    const name = (err as { name?: unknown } | null)?.name;
+    return name === "TimeoutError" || name === "AbortError" ? "busy" : "down";
+  }
+}
+
+/** The pool's state now: every instance probed at once, cached briefly per isolate. */
+export async function computePool(env: Env): Promise<PoolState> {
+  const ttl = poolCache?.pool.state === "up" ? HEALTH_TTL_MS : DOWN_TTL_MS;
+  if (!poolCache || Date.now() - poolCache.at >= ttl) {
+    const answers = await Promise.all(computeInstances(env).map(probeInstance));
+    const health = answers.find((a): a is ComputeHealth => typeof a === "object");
+    const pool: PoolState = health ? { state: "up", health } : answers.includes("busy") ? { state: "busy" } : { state: "down" };
+    poolCache = { at: Date.now(), pool };
     if (health) lastGoodHealth = { at: Date.now(), health };
   }
-  if (healthCache.health) return healthCache.health;
+  return poolCache.pool;
+}
+
+/** What the pool can do now: the last answer while instances are busy; null when none is known. */
+export async function computeHealth(env: Env): Promise<ComputeHealth | null> {
+  const pool = await computePool(env);
+  if (pool.state === "up") return pool.health;
   return lastGoodHealth && Date.now() - lastGoodHealth.at < HEALTH_STALE_MS ? lastGoodHealth.health : null;
 }
 
-/** Refuses, before anything is charged, a feature no compute instance serves. */
+/**
+ * Refuses, before anything is charged, a feature no compute instance serves, and any request when
+ * no instance listens. A pool that is only busy is let through: the task request waits for it.
+ */
 export async function ensureFeatureAvailable(env: Env, computeFeature: string): Promise<void> {
+  const pool = await computePool(env);
+  if (pool.state === "down") throw new ApiError("compute_unavailable", "No compute instance is reachable right now; nothing was charged. Retry later.");
   const health = await computeHealth(env);
-  if (!health) throw new ApiError("compute_unavailable", "No compute instance is reachable right now; nothing was charged. Retry later.");
-  if (!health.features.includes(computeFeature)) {
+  // Busy and never seen answering: compute itself refuses a feature it does not serve (501).
+  if (health && !health.features.includes(computeFeature)) {
     throw new ApiError("not_implemented", `${computeFeature} is not available on this deployment yet; nothing was charged.`);
   }
 }
