@@ -15,6 +15,8 @@ declare module "vitest" {
     baseUrl: string;
     workerUrl: string;
     signingSecret: string;
+    /** scripts/start.ts's stack file: every compute instance's URL and live pid. */
+    stackFile: string;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
     project.provide("baseUrl", `${stack.workerUrl}/api/v2`);
     project.provide("workerUrl", stack.workerUrl);
     project.provide("signingSecret", stack.secret);
+    project.provide("stackFile", `${process.env.E2E_ATTACH}/obscura-stack.json`);
     return async () => {};
   }
   await rm(STATE_DIR, { recursive: true, force: true });
@@ -52,6 +55,7 @@ export default async function setup(project: TestProject) {
   project.provide("baseUrl", ready);
   project.provide("workerUrl", stack.workerUrl);
   project.provide("signingSecret", stack.secret);
+  project.provide("stackFile", `${STATE_DIR}/obscura-stack.json`);
 
   return async () => {
     child.kill("SIGTERM");
