@@ -7,8 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadStream } from "node:fs";
 import { ApiError, errorEnvelope } from "../schema/errors.ts";
-import { HEALTH_PATH, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
-import { sha256Hex } from "../schema/signing.ts";
+import { HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
+import { sha256Hex, TIMESTAMP_HEADER } from "../schema/signing.ts";
 import { JobReporter } from "./callbacks.ts";
 import { Slots } from "./slots.ts";
 import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
@@ -24,11 +24,15 @@ export interface ComputeOptions {
   concurrency: number;
   /** Sync tasks allowed to wait for a slot; beyond that: 503 so the Worker tries another instance. */
   maxWaiting: number;
+  /** Load every model at start (default true; tests of the HTTP layer leave them to load on use). */
+  warm?: boolean;
 }
 
 export function startCompute(options: ComputeOptions) {
   const tasks = loadTasks();
   const slots = new Slots(options.concurrency, options.maxWaiting);
+  /** Jobs this instance runs now: a second dispatch of one of them is accepted, not run again. */
+  const runningJobs = new Set<string>();
 
   async function readBody(req: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
@@ -61,10 +65,18 @@ export function startCompute(options: ComputeOptions) {
     if (!runner) throw new ApiError("not_implemented", `${task.feature} is not available on this compute instance.`);
 
     if (task.callback_url) {
+      const signedAt = Number(header(req, TIMESTAMP_HEADER)) * 1000;
+      if (Date.now() - signedAt > JOB_ACCEPT_TIMEOUT_MS) {
+        // The Worker stopped waiting for this dispatch and queued the job again: never run it twice.
+        console.error(`compute: dropped job ${task.task_id}, dispatched ${Math.round((Date.now() - signedAt) / 1000)} s ago`);
+        throw new ApiError("compute_unavailable", "This dispatch is stale; the job was queued again.");
+      }
+      if (runningJobs.has(task.task_id)) return send(res, 202, { accepted: true });
       // Async: accepted while the waiting line has room (else 503 and the queue retries later);
       // the reporter's heartbeat keeps the job alive while it waits for a slot.
       if (slots.full) throw new ApiError("compute_unavailable", "This compute instance is busy.");
       send(res, 202, { accepted: true });
+      runningJobs.add(task.task_id);
       const reporter = new JobReporter(options.secret, task.callback_url);
       const abort = new AbortController();
       void (async () => {
@@ -81,6 +93,7 @@ export function startCompute(options: ComputeOptions) {
         } finally {
           reporter.stop();
           release?.();
+          runningJobs.delete(task.task_id);
         }
       })();
       return;
@@ -126,7 +139,7 @@ export function startCompute(options: ComputeOptions) {
   });
 
   server.listen(options.port, options.host);
-  void warmUp();
+  if (options.warm !== false) void warmUp();
   return server;
 }
 

@@ -40,6 +40,13 @@ export interface ProbeResult {
   duration_seconds?: number;
 }
 
+/**
+ * How long the Worker waits for compute to accept a job. A job task compute reads later than this
+ * after it was signed (the instance was frozen or swamped) is dropped: the Worker has already
+ * given up on that dispatch and queued the job again, so running it would run the job twice.
+ */
+export const JOB_ACCEPT_TIMEOUT_MS = 30_000;
+
 export const TASKS_PATH = "/v1/tasks";
 export const PROBE_PATH = "/v1/probe";
 export const HEALTH_PATH = "/healthz";

@@ -6,6 +6,7 @@ import { jobs } from "../../schema/tables.ts";
 import { randomId } from "../../schema/signing.ts";
 import type { JobState } from "../durable/job.ts";
 import type { Env, JobMessage } from "../env.ts";
+import { JOB_ACCEPT_TIMEOUT_MS } from "../../schema/compute-protocol.ts";
 import { sendTask } from "./compute.ts";
 import { nowIso, type Db } from "./db.ts";
 import type { MediaRef } from "./media.ts";
@@ -72,7 +73,7 @@ export async function dispatchJobs(batch: MessageBatch<JobMessage>, env: Env): P
           callback_url: `${job.origin}${JOB_CALLBACK_PATH}${job.jobId}`,
           ...(feature.media === "video" ? { max_duration_seconds: maxDurationFor(job) } : {}),
         },
-        30_000,
+        JOB_ACCEPT_TIMEOUT_MS,
       );
       await response.body?.cancel();
       message.ack();
