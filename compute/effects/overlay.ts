@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import sharp from "sharp";
 import { ApiError } from "../../schema/errors.ts";
 import type { Box, Frame } from "../types.ts";
+import { timeStage } from "../timing.ts";
 
 const require = createRequire(import.meta.url);
 const TWEMOJI_DIR = dirname(require.resolve("@twemoji/svg/package.json"));
@@ -66,14 +67,16 @@ export function drawImage(frame: Frame, image: Frame, x: number, y: number, opac
 }
 
 /** Covers each box with the emoji, scaled to cover the face fully (a little larger than the box). */
-export async function coverWithEmoji(frame: Frame, boxes: Box[], emoji: string): Promise<Frame> {
-  let out = frame;
-  for (const b of boxes) {
-    const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
-    const image = await emojiImage(emoji, size);
-    out = drawImage(out, image, Math.round(b.x + b.width / 2 - size / 2), Math.round(b.y + b.height / 2 - size / 2));
-  }
-  return out;
+export function coverWithEmoji(frame: Frame, boxes: Box[], emoji: string): Promise<Frame> {
+  return timeStage("effects", async () => {
+    let out = frame;
+    for (const b of boxes) {
+      const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+      const image = await emojiImage(emoji, size);
+      out = drawImage(out, image, Math.round(b.x + b.width / 2 - size / 2), Math.round(b.y + b.height / 2 - size / 2));
+    }
+    return out;
+  });
 }
 
 const WATERMARK_TEXT = "OBSCURA";
