@@ -6,15 +6,16 @@ import { enterStage, setStageListener } from "../compute/timing.ts";
 
 export interface StageTotal {
   calls: number;
-  wallMs: number;
+  /** null for stages with no wall time of their own (processes running beside Node, Node's time between stages). */
+  wallMs: number | null;
   cpuMs: number;
 }
 export type StageTotals = Record<string, StageTotal>;
 
-export function addStage(totals: StageTotals, stage: string, wallMs: number, cpuMs: number): void {
-  const t = (totals[stage] ??= { calls: 0, wallMs: 0, cpuMs: 0 });
+export function addStage(totals: StageTotals, stage: string, wallMs: number | null, cpuMs: number): void {
+  const t = (totals[stage] ??= { calls: 0, wallMs: wallMs === null ? null : 0, cpuMs: 0 });
   t.calls++;
-  t.wallMs += wallMs;
+  if (t.wallMs !== null && wallMs !== null) t.wallMs += wallMs;
   t.cpuMs += cpuMs;
 }
 
@@ -56,13 +57,22 @@ export function timeModels(models: Models): Models {
   return timed;
 }
 
-/** "stage  CPU ms/unit  wall ms/unit  calls/unit" lines, largest CPU first. */
+/**
+ * "stage  CPU ms/unit  wall ms/unit  calls/unit" lines, largest CPU first, then the total. Stages
+ * with no wall of their own show "-" for wall and calls.
+ */
 export function stageLines(totals: StageTotals, units: number, unit: string): string[] {
   const rows = Object.entries(totals).sort((a, b) => b[1].cpuMs - a[1].cpuMs);
+  const total = rows.reduce((sum, [, t]) => sum + t.cpuMs, 0);
   const width = Math.max(8, ...rows.map(([s]) => s.length));
+  const cell = (v: number | null, digits: number, w: number) => (v === null ? "-" : v.toFixed(digits)).padStart(w);
+  const heads = [`CPU ms/${unit}`, `wall ms/${unit}`, `calls/${unit}`];
   return [
-    `${"stage".padEnd(width)}  CPU ms/${unit}  wall ms/${unit}  calls/${unit}`,
-    ...rows.map(([stage, t]) =>
-      `${stage.padEnd(width)}  ${(t.cpuMs / units).toFixed(1).padStart(9 + unit.length)}  ${Number.isNaN(t.wallMs) ? "-".padStart(10 + unit.length) : (t.wallMs / units).toFixed(1).padStart(10 + unit.length)}  ${(t.calls / units).toFixed(2).padStart(10 + unit.length)}`),
+    `${"stage".padEnd(width)}  ${heads.join("  ")}`,
+    ...rows.map(([stage, t]) => [
+      stage.padEnd(width), cell(t.cpuMs / units, 1, heads[0].length), cell(t.wallMs === null ? null : t.wallMs / units, 1, heads[1].length),
+      cell(t.wallMs === null ? null : t.calls / units, 2, heads[2].length),
+    ].join("  ")),
+    `${"total".padEnd(width)}  ${cell(total / units, 1, heads[0].length)}`,
   ];
 }

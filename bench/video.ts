@@ -8,6 +8,7 @@
 // the floor, and the peak RSS of the whole process tree (Node + both ffmpegs), sampled from /proc
 // every 25 ms:
 //   floor     one ffmpeg: decode + libx264 encode with the pipeline's settings. No pipeline can beat it.
+//             (Every case's CPU and wall are those of its timed part: not Node's start-up and imports.)
 //   identity  processVideo with a do-nothing processor: the cost of the raw-frame round trip through Node.
 //   <name>    the video feature `video.<name>` exactly as the compute service runs it: its
 //             ChunkProcessor from compute/pipelines/video/index.ts (VIDEO_PIPELINES), built from the
@@ -15,12 +16,11 @@
 //             uses are loaded and warmed first (one black frame through the processor, untimed), so
 //             the time is processing only; the peak RSS includes the loaded models.
 //
-//
 // Then, per case, where the time goes per frame: the CPU of the decoding and the encoding ffmpeg
 // (each sampled from /proc with the memory), and inside Node each model call (the Models object's
 // methods wrapped here), the effects (compute/timing.ts stages in compute/pipelines/hide.ts and the
-// emoji overlay), tracking and the rest of the processor, and the frame I/O (Node's CPU outside the
-// processor: reading and writing the raw-frame pipes).
+// emoji overlay), tracking and the rest of the processor, and Node's CPU outside those stages
+// (mostly reading and writing the raw-frame pipes, GC). Options: npm run bench:video -- --help.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -77,20 +77,18 @@ const BENCH_PROMPTS: Record<string, Record<string, string>> = {
 
 // ---- child: run one case, print its result as JSON ----
 async function runCase(kind: string, clip: string, out: string): Promise<CaseResult> {
-  const started = performance.now();
   if (kind === "floor") {
-    await new Promise<void>((ok, fail) => {
+    const frames = await countFrames(clip);
+    return timedPart(() => new Promise<number>((ok, fail) => {
       const child = spawn(ffmpegPath(), [
         "-hide_banner", "-nostdin", "-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-map", "0:a:0?",
         ...encoderSettingsArgs(DEFAULT_ENCODER), "-c:a", "copy", "-movflags", "+faststart", out,
       ], { stdio: "inherit" });
-      child.on("close", (code) => (code === 0 ? ok() : fail(new Error(`ffmpeg exited ${code}`))));
-    });
-    return { frames: await countFrames(clip), seconds: (performance.now() - started) / 1000 };
+      child.on("close", (code) => (code === 0 ? ok(frames) : fail(new Error(`ffmpeg exited ${code}`))));
+    }));
   }
   if (kind === "identity") {
-    const result = await processVideo(clip, out, { processor: async (f) => f });
-    return { frames: result.frames, seconds: (performance.now() - started) / 1000 };
+    return timedPart(async () => (await processVideo(clip, out, { processor: async (f) => f })).frames, recordStages());
   }
   const [name, mode] = kind.split(":");
   const pipeline = VIDEO_PIPELINES[`video.${name}`];
@@ -104,21 +102,30 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
   const info = await probeVideo(clip);
   await warmUp(pipeline(params, models), info.width, info.height);
   const processor = timedProcessor(pipeline(params, models));
-  const stages = recordStages();
+  return timedPart(async () => (await processVideo(clip, out, { processor })).frames, recordStages());
+}
+
+/**
+ * Wall and CPU of the timed part only (not Node's start-up, imports, model loading or warm-up):
+ * this process (Node, model threads) plus the ffmpegs it reaped. With `stages`, Node's CPU
+ * outside every timed stage is added too: mostly reading decoded frames from the pipe and writing
+ * them to the encoder, plus garbage collection and threads that run on between stages.
+ */
+async function timedPart(run: () => Promise<number>, stages?: StageTotals): Promise<CaseResult> {
   const cpu0 = process.cpuUsage();
   const reaped0 = reapedChildrenCpuSeconds();
   const t0 = performance.now();
-  const result = await processVideo(clip, out, { processor });
+  const frames = await run();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const reaped1 = reapedChildrenCpuSeconds();
   const nodeCpuSeconds = (cpu.user + cpu.system) / 1e6;
-  // Timed part only: this process (Node, model threads) plus the two ffmpegs it reaped.
-  const cpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
-  // What Node did outside the processor: reading decoded frames from the pipe, writing them on.
-  const inStages = Object.values(stages).reduce((sum, t) => sum + t.cpuMs, 0);
-  addStage(stages, "frame I/O (node, outside the processor)", NaN, nodeCpuSeconds * 1000 - inStages);
-  return { frames: result.frames, seconds, nodeCpuSeconds, timedCpuSeconds: cpuSeconds, stages };
+  const timedCpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
+  if (stages) {
+    const inStages = Object.values(stages).reduce((sum, t) => sum + t.cpuMs, 0);
+    addStage(stages, "node outside the stages (frame pipes, GC)", null, nodeCpuSeconds * 1000 - inStages);
+  }
+  return { frames, seconds, nodeCpuSeconds, timedCpuSeconds, stages };
 }
 
 /** The processor's own time (tracking, glue) is what remains of its calls once models and effects are out. */
@@ -210,7 +217,7 @@ async function measure(kind: string, clip: string): Promise<CaseResult & { peakR
     const cpuSeconds = result.timedCpuSeconds ?? (cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
     // The last 25 ms of each ffmpeg's CPU can fall after its last sample; wall is not per stage here (they run in parallel).
     const stages: StageTotals = { ...result.stages };
-    for (const { role, seconds } of ffmpegCpu.values()) addStage(stages, role, NaN, seconds * 1000);
+    for (const { role, seconds } of ffmpegCpu.values()) addStage(stages, role, null, seconds * 1000);
     return { ...result, stages, peakRssMb: canSample ? peak / 1024 : null, cpuSeconds, load };
   } finally {
     await rm(out, { force: true });

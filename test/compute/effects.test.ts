@@ -13,6 +13,7 @@ import {
 } from "../../compute/effects/index.ts";
 import { gaussianInRect } from "../../compute/effects/region.ts";
 import { hideBoxes } from "../../compute/pipelines/hide.ts";
+import { coverWithEmoji, drawImage, emojiImage } from "../../compute/effects/overlay.ts";
 import { setStageListener } from "../../compute/timing.ts";
 
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
@@ -255,6 +256,23 @@ describe("hideBoxes: every box on one frame", () => {
         for (let k = 0; k < 3; k++) if (rgbaOut.data[p * 4 + k] !== rgbOut.data[p * 3 + k]) throw new Error(`colour differs at pixel ${p}`);
       }
     }
+  });
+
+  it("emoji: every face under its emoji, one box after the other on one copy, the rest byte-identical", async () => {
+    const boxes = [...faces["group1.jpg"].map(toBox), { x: -40, y: 1200, width: 120, height: 120 }];
+    const out = await coverWithEmoji(group, boxes, "😀");
+    let expected = group;
+    const squares: Box[] = [];
+    for (const b of boxes) {
+      const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+      const x = Math.round(b.x + b.width / 2 - size / 2);
+      const y = Math.round(b.y + b.height / 2 - size / 2);
+      expected = drawImage(expected, await emojiImage("😀", size), x, y);
+      squares.push({ x, y, width: size, height: size });
+    }
+    expect(psnr(out, expected)).toBe(Infinity);
+    expect(psnr(group, out, outsideAll(squares))).toBe(Infinity);
+    for (const b of boxes.slice(0, 3)) expect(psnr(group, out, inside(coreOf(b)))).toBeLessThan(15);
   });
 
   it("reports its time as the effects stage when a benchmark listens", async () => {
