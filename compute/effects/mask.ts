@@ -5,7 +5,7 @@
 // or rectangle itself is always 255, so feathering never lets a face's edge show through.
 
 import type { Box, Mask } from "../types.ts";
-import { boxLine } from "./region.ts";
+import { boxBlur } from "./region.ts";
 
 export interface ShapeOptions {
   /** Fraction of the box's width/height added on EACH side (0.15 = 15% wider each way). */
@@ -174,14 +174,7 @@ export function blurMask(mask: Mask, sigma: number): Mask {
   // Three boxes of radius r have variance r(r+1); pick r so that r(r+1) ~ sigma^2.
   const r = Math.max(0, Math.round((-1 + Math.sqrt(1 + 4 * sigma * sigma)) / 2));
   if (r === 0) return { ...mask, data: mask.data.slice() };
-  let a = Float32Array.from(mask.data);
-  let b = new Float32Array(w * h);
-  for (let pass = 0; pass < 3; pass++) {
-    for (let y = 0; y < h; y++) boxLine(a, b, y * w, w, 1, r);
-    [a, b] = [b, a];
-    for (let x = 0; x < w; x++) boxLine(a, b, x, h, w, r);
-    [a, b] = [b, a];
-  }
+  const a = boxBlur(Float32Array.from(mask.data), w, h, 1, [r, r, r]);
   const out = new Uint8Array(w * h);
   for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.max(0, Math.round(a[i])));
   return { data: out, width: w, height: h };

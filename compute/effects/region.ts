@@ -56,7 +56,7 @@ export function boxRadii(sigma: number, passes = 3): number[] {
 }
 
 /** One box-blur pass (radius r) along a line of n values `stride` apart: running sum, edges repeated. */
-export function boxLine(src: Float32Array, dst: Float32Array, start: number, n: number, stride: number, r: number): void {
+function boxLine(src: Float32Array, dst: Float32Array, start: number, n: number, stride: number, r: number): void {
   const norm = 1 / (2 * r + 1);
   const first = src[start];
   const last = src[start + (n - 1) * stride];
@@ -73,7 +73,7 @@ export function boxLine(src: Float32Array, dst: Float32Array, start: number, n: 
 /** boxLine down every column of a rows x rowLen image at once, row by row (memory order). */
 function boxColumns(src: Float32Array, dst: Float32Array, rowLen: number, rows: number, r: number): void {
   const norm = 1 / (2 * r + 1);
-  const acc = new Float32Array(rowLen);
+  const acc = new Float64Array(rowLen);
   for (let k = -r; k <= r; k++) {
     const at = Math.min(rows - 1, Math.max(0, k)) * rowLen;
     for (let j = 0; j < rowLen; j++) acc[j] += src[at + j];
@@ -89,8 +89,11 @@ function boxColumns(src: Float32Array, dst: Float32Array, rowLen: number, rows: 
   }
 }
 
-/** Box passes of the given radii along both axes of a w x h image of c interleaved channels. */
-function boxBlurPlanes(img: Float32Array, w: number, h: number, c: number, radii: number[]): Float32Array {
+/**
+ * Box passes of the given radii along both axes (rows then columns, per radius) of a w x h image
+ * of c interleaved channels; edges repeated. Returns `img` or a new array.
+ */
+export function boxBlur(img: Float32Array, w: number, h: number, c: number, radii: number[]): Float32Array {
   let a: Float32Array = img;
   let b: Float32Array = new Float32Array(img.length);
   for (const r of radii) {
@@ -163,7 +166,7 @@ export function gaussianInRect(frame: Frame, area: Rect, sigma: number): Frame {
   const margin = (radii.reduce((s, r) => s + r, 0) + 2) * f;
   const src = clipRect(area.x0 - margin, area.y0 - margin, area.x1 + margin, area.y1 + margin, frame.width, frame.height)!;
   const small = shrink(frame, src, f);
-  const blurred = boxBlurPlanes(small.data, small.w, small.h, c, radii);
+  const blurred = boxBlur(small.data, small.w, small.h, c, radii);
   return enlarge(blurred, small.w, small.h, c, f, src, area);
 }
 
