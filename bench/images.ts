@@ -12,7 +12,12 @@
 // the models it needs loaded and warmed (one untimed run on each photo first), so the peak RSS is
 // that feature's alone: models + frames + intermediates (Linux getrusage maxrss).
 //
-// Usage: npm run bench:images [-- --runs 5] [-- --only face-blur,nsfw]
+// Then, per feature and size, where the time of one image goes: decode, each model call (the
+// Models object's methods wrapped here, whatever runtime runs underneath), the effects
+// (compute/timing.ts stages in compute/pipelines/hide.ts and the emoji overlay), the rest of the
+// pipeline, encode; CPU and wall per image over the timed runs.
+//
+// Usage: npm run bench:images [-- --runs 5] [-- --only face-blur,nsfw] [-- --help]
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
@@ -20,6 +25,15 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
+import { timeStage } from "../compute/timing.ts";
+
+const USAGE = `npm run bench:images [-- options]
+  --runs N        timed runs per photo size after one warm-up run (default 5)
+  --only a,b      features whose name starts with one of these (default: all)
+  --help          this text
+Prints, per image feature and photo size: median wall and CPU of decode + pipeline + encode beside
+the floor (sharp decode + JPEG encode of the same file), peak RSS; then where one image's time goes.`;
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const selfPath = fileURLToPath(import.meta.url);
@@ -38,6 +52,8 @@ const FEATURES: Record<string, { id: string; params: Record<string, unknown> }> 
 };
 
 interface SizeResult {
+  /** Stage totals over the timed runs. */
+  stages: StageTotals;
   medianMs: number;
   medianCpuMs: number;
   floorMs: number;
@@ -78,12 +94,12 @@ async function runCase(name: string, files: Record<string, string>, runs: number
   const { IMAGE_PIPELINES } = await import("../compute/pipelines/image/index.ts");
   const { decodeImage, encodeImage } = await import("../compute/media/image.ts");
   const feature = FEATURES[name];
-  const models = createModels();
+  const models = timeModels(createModels());
   const pipeline = IMAGE_PIPELINES[feature.id as keyof typeof IMAGE_PIPELINES];
   const once = async (bytes: Buffer) => {
-    const { frame, format } = await decodeImage(bytes);
-    const out = await pipeline(frame, { ...feature.params }, models);
-    if (feature.id !== "image.nsfw") await encodeImage(out as Parameters<typeof encodeImage>[0], format);
+    const { frame, format } = await timeStage("decode", () => decodeImage(bytes));
+    const out = await timeStage<unknown>("rest of pipeline", () => pipeline(frame, { ...feature.params }, models));
+    if (feature.id !== "image.nsfw") await timeStage("encode", () => encodeImage(out as Parameters<typeof encodeImage>[0], format));
   };
   const sizes: Record<string, SizeResult> = {};
   const bytesOf = Object.fromEntries(Object.entries(files).map(([k, f]) => [k, readFileSync(f)]));
@@ -92,11 +108,13 @@ async function runCase(name: string, files: Record<string, string>, runs: number
   for (const [size, bytes] of Object.entries(bytesOf)) {
     const floor: { ms: number; cpuMs: number }[] = [];
     const feat: { ms: number; cpuMs: number }[] = [];
+    const stages = recordStages();
     for (let i = 0; i < runs; i++) {
       floor.push(await timed(() => sharp(bytes).jpeg({ quality: 90 }).toBuffer()));
       feat.push(await timed(() => once(bytes)));
     }
     sizes[size] = {
+      stages,
       medianMs: median(feat.map((r) => r.ms)), medianCpuMs: median(feat.map((r) => r.cpuMs)),
       floorMs: median(floor.map((r) => r.ms)), floorCpuMs: median(floor.map((r) => r.cpuMs)),
     };
@@ -120,12 +138,18 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(await runCase(args[1], JSON.parse(args[2]) as Record<string, string>, Number(args[3]))));
     return;
   }
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
   const runs = args.includes("--runs") ? Number(args[args.indexOf("--runs") + 1]) : 5;
   const only = args.includes("--only") ? args[args.indexOf("--only") + 1].split(",") : null;
   const big = await bigPhoto();
   const files = { "2.5MP": SOURCE, "12MP": big };
   console.log(`photos: 2.5MP = group1.jpg 1920x1280 (real); 12MP = group1.jpg upscaled to ${BIG.width}x${BIG.height} (lanczos3, JPEG q92)`);
   console.log(`${runs} timed runs per size after warm-up; node ${process.version}; ${cpus().length} cores; floor = sharp decode + JPEG q90 encode`);
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const breakdowns: string[] = [];
   const rows: string[][] = [["feature", "size", "median ms", "CPU ms", "floor ms", "floor CPU ms", "x floor wall", "x floor CPU", "peak RSS MB", "load before"]];
   for (const name of Object.keys(FEATURES)) {
     if (only && !only.some((o) => name.startsWith(o))) continue;
@@ -136,8 +160,10 @@ async function main(): Promise<void> {
         (s.medianMs / s.floorMs).toFixed(1), (s.medianCpuMs / s.floorCpuMs).toFixed(1), r.peakRssMb.toFixed(0), r.load.toFixed(1),
       ]);
       console.log(rows.at(-1)!.join("\t"));
+      breakdowns.push(`\n${name} ${size}: where one image's time goes (${runs} runs, load before ${r.load.toFixed(1)})`, ...stageLines(s.stages, runs, "image"));
     }
   }
+  for (const line of breakdowns) console.log(line);
   console.log("");
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  "));

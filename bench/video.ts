@@ -8,6 +8,7 @@
 // the floor, and the peak RSS of the whole process tree (Node + both ffmpegs), sampled from /proc
 // every 25 ms:
 //   floor     one ffmpeg: decode + libx264 encode with the pipeline's settings. No pipeline can beat it.
+//             (Every case's CPU and wall are those of its timed part: not Node's start-up and imports.)
 //   identity  processVideo with a do-nothing processor: the cost of the raw-frame round trip through Node.
 //   <name>    the video feature `video.<name>` exactly as the compute service runs it: its
 //             ChunkProcessor from compute/pipelines/video/index.ts (VIDEO_PIPELINES), built from the
@@ -15,8 +16,11 @@
 //             uses are loaded and warmed first (one black frame through the processor, untimed), so
 //             the time is processing only; the peak RSS includes the loaded models.
 //
-// Usage: npm run bench:video [-- --only 720p] [-- --pipelines face-blur,background-blur]
-//        [-- --seconds 8] (clip length for every clip) [-- --seconds-1080p 8] (1080p clip only)
+// Then, per case, where the time goes per frame: the CPU of the decoding and the encoding ffmpeg
+// (each sampled from /proc with the memory), and inside Node each model call (the Models object's
+// methods wrapped here), the effects (compute/timing.ts stages in compute/pipelines/hide.ts and the
+// emoji overlay), tracking and the rest of the processor, and Node's CPU outside those stages
+// (mostly reading and writing the raw-frame pipes, GC). Options: npm run bench:video -- --help.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -30,6 +34,19 @@ import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
 import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
 import { warmUp } from "./warm-up.ts";
+import { addStage, recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
+import { timeStage } from "../compute/timing.ts";
+import type { ChunkProcessor } from "../compute/video/stream.ts";
+
+const USAGE = `npm run bench:video [-- options]
+  --only 720p|1080p        one clip only (default: both)
+  --pipelines a,b          video features to run (default: face-blur); face-blur:pixelated and
+                           face-blur:emoji run face-blur in that face_blur_mode
+  --seconds N              clip length for every clip (default 20)
+  --seconds-1080p N        clip length of the 1080p clip only
+  --help                   this text
+Prints, per clip: floor (one ffmpeg decode + encode), identity (raw frames through Node) and each
+pipeline, wall and CPU beside the floor's; then per case the CPU (and wall) per frame of each stage.`;
 
 const selfPath = fileURLToPath(import.meta.url);
 const cacheDir = join(tmpdir(), "obscura-bench-video");
@@ -38,6 +55,8 @@ const CLIPS = [
   { name: "1080p", width: 1920, height: 1080, seconds: 20, fps: 25 },
 ];
 const DEFAULT_PIPELINES = ["face-blur"];
+/** Bench variants of a feature: "face-blur:pixelated" runs face-blur with face_blur_mode pixelated. */
+const MODE_PARAM: Record<string, string> = { "face-blur": "face_blur_mode" };
 
 interface CaseResult {
   frames: number;
@@ -46,6 +65,8 @@ interface CaseResult {
   nodeCpuSeconds?: number;
   /** CPU of the timed part, measured inside the case (pipelines: excludes model loading and warm-up). */
   timedCpuSeconds?: number;
+  /** Node-side stages of the timed part (pipelines only). */
+  stages?: StageTotals;
 }
 
 /** The required prompts of features that have one: the clip shows people. */
@@ -56,40 +77,66 @@ const BENCH_PROMPTS: Record<string, Record<string, string>> = {
 
 // ---- child: run one case, print its result as JSON ----
 async function runCase(kind: string, clip: string, out: string): Promise<CaseResult> {
-  const started = performance.now();
   if (kind === "floor") {
-    await new Promise<void>((ok, fail) => {
+    const frames = await countFrames(clip);
+    return timedPart(() => new Promise<number>((ok, fail) => {
       const child = spawn(ffmpegPath(), [
         "-hide_banner", "-nostdin", "-v", "error", "-y", "-i", clip, "-map", "0:v:0", "-map", "0:a:0?",
         ...encoderSettingsArgs(DEFAULT_ENCODER), "-c:a", "copy", "-movflags", "+faststart", out,
       ], { stdio: "inherit" });
-      child.on("close", (code) => (code === 0 ? ok() : fail(new Error(`ffmpeg exited ${code}`))));
-    });
-    return { frames: await countFrames(clip), seconds: (performance.now() - started) / 1000 };
+      child.on("close", (code) => (code === 0 ? ok(frames) : fail(new Error(`ffmpeg exited ${code}`))));
+    }));
   }
   if (kind === "identity") {
-    const result = await processVideo(clip, out, { processor: async (f) => f });
-    return { frames: result.frames, seconds: (performance.now() - started) / 1000 };
+    return timedPart(async () => (await processVideo(clip, out, { processor: async (f) => f })).frames, recordStages());
   }
-  const pipeline = VIDEO_PIPELINES[`video.${kind}`];
-  const feature = featureById(`video.${kind}`);
-  if (!pipeline || !feature) throw new Error(`no video pipeline video.${kind}`);
-  const params = feature.params.parse({ video_url: "https://example.com/bench.mp4", duration_seconds: 60, ...BENCH_PROMPTS[kind] });
-  const models = createModels();
+  const [name, mode] = kind.split(":");
+  const pipeline = VIDEO_PIPELINES[`video.${name}`];
+  const feature = featureById(`video.${name}`);
+  if (!pipeline || !feature) throw new Error(`no video pipeline video.${name}`);
+  const params = feature.params.parse({
+    video_url: "https://example.com/bench.mp4", duration_seconds: 60, ...BENCH_PROMPTS[name], ...(mode ? { [MODE_PARAM[name]]: mode } : {}),
+  });
+  const models = timeModels(createModels());
   const { probeVideo } = await import("../compute/video/probe.ts");
   const info = await probeVideo(clip);
   await warmUp(pipeline(params, models), info.width, info.height);
+  const processor = timedProcessor(pipeline(params, models));
+  return timedPart(async () => (await processVideo(clip, out, { processor })).frames, recordStages());
+}
+
+/**
+ * Wall and CPU of the timed part only (not Node's start-up, imports, model loading or warm-up):
+ * this process (Node, model threads) plus the ffmpegs it reaped. With `stages`, Node's CPU
+ * outside every timed stage is added too: mostly reading decoded frames from the pipe and writing
+ * them to the encoder, plus garbage collection and threads that run on between stages.
+ */
+async function timedPart(run: () => Promise<number>, stages?: StageTotals): Promise<CaseResult> {
   const cpu0 = process.cpuUsage();
   const reaped0 = reapedChildrenCpuSeconds();
   const t0 = performance.now();
-  const result = await processVideo(clip, out, { processor: pipeline(params, models) });
+  const frames = await run();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const reaped1 = reapedChildrenCpuSeconds();
   const nodeCpuSeconds = (cpu.user + cpu.system) / 1e6;
-  // Timed part only: this process (Node, tfjs threads) plus the two ffmpegs it reaped.
-  const cpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
-  return { frames: result.frames, seconds, nodeCpuSeconds, timedCpuSeconds: cpuSeconds };
+  const timedCpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
+  if (stages) {
+    const inStages = Object.values(stages).reduce((sum, t) => sum + t.cpuMs, 0);
+    addStage(stages, "node outside the stages (frame pipes, GC)", null, nodeCpuSeconds * 1000 - inStages);
+  }
+  return { frames, seconds, nodeCpuSeconds, timedCpuSeconds, stages };
+}
+
+/** The processor's own time (tracking, glue) is what remains of its calls once models and effects are out. */
+function timedProcessor(processor: ChunkProcessor): ChunkProcessor {
+  const stage = "tracking + rest of processor";
+  return {
+    chunkSize: processor.chunkSize,
+    processChunk: (frames, startIndex) => timeStage(stage, () => processor.processChunk(frames, startIndex)),
+    ...(processor.flush ? { flush: () => timeStage(stage, () => processor.flush!()) } : {}),
+    ...(processor.close ? { close: () => processor.close!() } : {}),
+  };
 }
 
 async function countFrames(clip: string): Promise<number> {
@@ -98,20 +145,40 @@ async function countFrames(clip: string): Promise<number> {
 }
 
 
-// ---- parent: sample the process tree's memory while a case runs ----
-function treeRssKb(pid: number): number {
-  let total = 0;
+// ---- parent: sample the process tree's memory and its ffmpegs' CPU while a case runs ----
+interface TreeSample {
+  rssKb: number;
+  /** Last seen utime+stime (s) of each ffmpeg below the case, by pid, with its role. */
+  ffmpegCpu: Map<number, { role: string; seconds: number }>;
+}
+
+/** The ffmpeg's role from its command line: processVideo's decoder writes to pipe:1, its encoder reads pipe:0. */
+function ffmpegRole(pid: number): string | null {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  if (!/ffmpeg[^/]*$/.test(argv[0] ?? "")) return null;
+  if (argv.includes("pipe:1")) return "decode (ffmpeg)";
+  if (argv.includes("pipe:0")) return "encode (ffmpeg)";
+  return "decode + encode (ffmpeg)";
+}
+
+function sampleTree(pid: number, sample: TreeSample): void {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
-    total += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    sample.rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    const role = sample.ffmpegCpu.get(pid)?.role ?? ffmpegRole(pid);
+    if (role) {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // utime, stime are fields 14 and 15 of stat (11 and 12 after the command name); USER_HZ is 100 on Linux.
+      sample.ffmpegCpu.set(pid, { role, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
+    }
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-      for (const child of children ? children.split(/\s+/) : []) total += treeRssKb(Number(child));
+      for (const child of children ? children.split(/\s+/) : []) sampleTree(Number(child), sample);
     }
   } catch {
     // The process ended between listing and reading.
   }
-  return total;
 }
 
 /** CPU seconds of this process's reaped children (utime+stime of their whole trees); Linux only. */
@@ -127,7 +194,7 @@ function reapedChildrenCpuSeconds(): number | null {
 }
 
 async function measure(kind: string, clip: string): Promise<CaseResult & { peakRssMb: number | null; cpuSeconds: number | null; load: number }> {
-  const out = join(cacheDir, `out-${kind}-${process.pid}.mp4`);
+  const out = join(cacheDir, `out-${kind.replace(":", "-")}-${process.pid}.mp4`);
   const load = loadavg()[0];
   const cpuBefore = reapedChildrenCpuSeconds();
   try {
@@ -135,15 +202,23 @@ async function measure(kind: string, clip: string): Promise<CaseResult & { peakR
     let stdout = "";
     child.stdout.on("data", (d) => (stdout += d));
     let peak = 0;
+    const ffmpegCpu: TreeSample["ffmpegCpu"] = new Map();
     const canSample = existsSync("/proc/self/status");
-    const timer = setInterval(() => (peak = Math.max(peak, treeRssKb(child.pid!))), 25);
+    const timer = setInterval(() => {
+      const sample = { rssKb: 0, ffmpegCpu };
+      sampleTree(child.pid!, sample);
+      peak = Math.max(peak, sample.rssKb);
+    }, 25);
     const code = await new Promise<number | null>((ok) => child.on("close", ok));
     clearInterval(timer);
     if (code !== 0) throw new Error(`case ${kind} failed (exit ${code})`);
     const result = JSON.parse(stdout.trim().split("\n").at(-1)!) as CaseResult;
     const cpuAfter = reapedChildrenCpuSeconds();
     const cpuSeconds = result.timedCpuSeconds ?? (cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore);
-    return { ...result, peakRssMb: canSample ? peak / 1024 : null, cpuSeconds, load };
+    // The last 25 ms of each ffmpeg's CPU can fall after its last sample; wall is not per stage here (they run in parallel).
+    const stages: StageTotals = { ...result.stages };
+    for (const { role, seconds } of ffmpegCpu.values()) addStage(stages, role, null, seconds * 1000);
+    return { ...result, stages, peakRssMb: canSample ? peak / 1024 : null, cpuSeconds, load };
   } finally {
     await rm(out, { force: true });
   }
@@ -169,16 +244,22 @@ async function main(): Promise<void> {
     console.log(JSON.stringify(result));
     return;
   }
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(USAGE);
+    return;
+  }
   const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
   const pipelines = args.includes("--pipelines") ? args[args.indexOf("--pipelines") + 1].split(",") : DEFAULT_PIPELINES;
   await mkdir(cacheDir, { recursive: true });
   console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf} yuv420p; node ${process.version}; ${cpus().length} cores`);
-  const available = pipelines.filter((name) => VIDEO_PIPELINES[`video.${name}`]);
+  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  const available = pipelines.filter((name) => VIDEO_PIPELINES[`video.${name.split(":")[0]}`]);
   for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: no video pipeline video.${name} (have: ${Object.keys(VIDEO_PIPELINES).join(", ")})`);
   const secondsAll = args.includes("--seconds") ? Number(args[args.indexOf("--seconds") + 1]) : null;
   const seconds1080 = args.includes("--seconds-1080p") ? Number(args[args.indexOf("--seconds-1080p") + 1]) : null;
   const clips = CLIPS.map((c) => ({ ...c, seconds: (c.name === "1080p" ? seconds1080 : null) ?? secondsAll ?? c.seconds }));
 
+  const breakdowns: string[] = [];
   const rows: string[][] = [["clip", "case", "frames", "wall s", "fps", "x floor wall", "CPU s", "CPU ms/frame", "x floor CPU", "peak RSS MB", "load before"]];
   for (const spec of clips) {
     if (only && spec.name !== only) continue;
@@ -199,8 +280,12 @@ async function main(): Promise<void> {
         r.peakRssMb === null ? "n/a" : r.peakRssMb.toFixed(0), r.load.toFixed(1),
       ]);
       console.log(rows.at(-1)!.join("\t"));
+      if (r.stages && Object.keys(r.stages).length) {
+        breakdowns.push(`\n${spec.name} ${kind}: where the time goes (${r.frames} frames, load before ${r.load.toFixed(1)})`, ...stageLines(r.stages, r.frames, "frame"));
+      }
     }
   }
+  for (const line of breakdowns) console.log(line);
   console.log("");
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  "));

@@ -13,23 +13,38 @@ function assertSameSize(a: { width: number; height: number }, b: { width: number
 /** base where mask = 0, overlay where mask = 255, linear blend between. Channels must match. */
 export function composite(base: Frame, overlay: Frame, mask: Mask): Frame {
   assertSameSize(base, overlay, "composite");
-  assertSameSize(base, mask, "composite mask");
-  if (base.channels !== overlay.channels) throw new Error("composite: channel count mismatch");
-  const c = base.channels;
-  const out = Buffer.from(base.data);
+  const out = { ...base, data: Buffer.from(base.data) };
+  compositeInto(out, overlay, mask, 0, 0);
+  return out;
+}
+
+/**
+ * In place: blends `overlay` (same size as `mask`) into `target` with its top-left corner at
+ * (x0, y0), which must lie inside the target with the whole overlay. Pixels where the mask is 0,
+ * and all outside the overlay, keep their bytes.
+ */
+export function compositeInto(target: Frame, overlay: Frame, mask: Mask, x0: number, y0: number): void {
+  assertSameSize(overlay, mask, "composite mask");
+  if (target.channels !== overlay.channels) throw new Error("composite: channel count mismatch");
+  if (x0 < 0 || y0 < 0 || x0 + overlay.width > target.width || y0 + overlay.height > target.height) {
+    throw new Error("composite: overlay outside the target");
+  }
+  const c = target.channels;
+  const out = target.data;
   const m = mask.data;
   const o = overlay.data;
-  for (let p = 0, i = 0; p < m.length; p++, i += c) {
-    const a = m[p];
-    if (a === 0) continue;
-    if (a === 255) {
-      for (let k = 0; k < c; k++) out[i + k] = o[i + k];
-      continue;
+  for (let y = 0, p = 0, i = 0; y < overlay.height; y++) {
+    for (let x = 0, t = ((y0 + y) * target.width + x0) * c; x < overlay.width; x++, p++, i += c, t += c) {
+      const a = m[p];
+      if (a === 0) continue;
+      if (a === 255) {
+        for (let k = 0; k < c; k++) out[t + k] = o[i + k];
+        continue;
+      }
+      const ia = 255 - a;
+      for (let k = 0; k < c; k++) out[t + k] = (out[t + k] * ia + o[i + k] * a + 127) / 255;
     }
-    const ia = 255 - a;
-    for (let k = 0; k < c; k++) out[i + k] = (out[i + k] * ia + o[i + k] * a + 127) / 255;
   }
-  return { data: out, width: base.width, height: base.height, channels: c };
 }
 
 /**

@@ -5,6 +5,7 @@
 // or rectangle itself is always 255, so feathering never lets a face's edge show through.
 
 import type { Box, Mask } from "../types.ts";
+import { boxBlur } from "./region.ts";
 
 export interface ShapeOptions {
   /** Fraction of the box's width/height added on EACH side (0.15 = 15% wider each way). */
@@ -38,18 +39,41 @@ function falloff(d: number, f: number): number {
   return Math.round(255 * (1 - t * t * (3 - 2 * t)));
 }
 
-function paint(mask: Mask, x0: number, y0: number, x1: number, y1: number, value: (px: number, py: number) => number): void {
+// `runs(py)`, when given, bounds row py by pixel centres px: [reachFrom, reachTo) holds every px
+// whose value may be above 0, and [solidFrom, solidTo) inside it only px surely inside the shape
+// (255). Those are filled without calling `value`, so the cost of a mask is mostly its feather.
+type Runs = (py: number) => { reachFrom: number; reachTo: number; solidFrom: number; solidTo: number };
+
+function paint(mask: Mask, x0: number, y0: number, x1: number, y1: number, value: (px: number, py: number) => number, runs?: Runs): void {
   const xa = Math.max(0, Math.floor(x0));
   const ya = Math.max(0, Math.floor(y0));
   const xb = Math.min(mask.width, Math.ceil(x1));
   const yb = Math.min(mask.height, Math.ceil(y1));
+  // First pixel x whose centre x + 0.5 is at or after `px`, kept within [lo, hi].
+  const at = (px: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.ceil(px - 0.5)));
   for (let y = ya; y < yb; y++) {
     const row = y * mask.width;
-    for (let x = xa; x < xb; x++) {
+    const r = runs?.(y + 0.5);
+    const ra = r ? at(r.reachFrom, xa, xb) : xa;
+    const rb = r ? at(r.reachTo, ra, xb) : xb;
+    const sa = r ? at(r.solidFrom, ra, rb) : ra;
+    const sb = r ? Math.max(sa, at(r.solidTo, ra, rb)) : ra;
+    for (let x = ra; x < sa; x++) {
+      const v = value(x + 0.5, y + 0.5);
+      if (v > mask.data[row + x]) mask.data[row + x] = v;
+    }
+    mask.data.fill(255, row + sa, row + sb);
+    for (let x = sb; x < rb; x++) {
       const v = value(x + 0.5, y + 0.5);
       if (v > mask.data[row + x]) mask.data[row + x] = v;
     }
   }
+}
+
+// Half the chord of an ellipse (centre cy, half-axes rx, ry) at row py; 0 when the row misses it.
+function halfChord(rx: number, ry: number, cy: number, py: number): number {
+  const q = 1 - ((py - cy) / ry) ** 2;
+  return q > 0 ? rx * Math.sqrt(q) : 0;
 }
 
 /** Union of feathered ellipses inscribed in the grown boxes. */
@@ -75,7 +99,15 @@ export function addEllipses(mask: Mask, boxes: Box[], opts: ShapeOptions = {}): 
       const d = Math.sqrt((dx / rx) ** 2 + (dy / ry) ** 2);
       if (d <= 1) return 255;
       // Distance beyond the ellipse along the ray from the centre: rho * (1 - 1/d).
-      return falloff(Math.hypot(dx, dy) * (1 - 1 / d), f);
+      return falloff(Math.sqrt(dx * dx + dy * dy) * (1 - 1 / d), f);
+    }, (py) => {
+      // Solid: the ellipse's chord, shrunk by a hair so rounding never lets an outside pixel in.
+      // Reach: beyond the ellipse a point at normalised radius d lies at least min(rx, ry) (d - 1)
+      // from it along its ray, so nothing at d >= 1 + f / min(rx, ry) gets any of the feather.
+      const solid = Math.max(0, halfChord(rx, ry, cy, py) * (1 - 1e-9) - 1e-6);
+      const s = 1 + f / Math.min(rx, ry);
+      const reach = halfChord(rx * s, ry * s, cy, py) * (1 + 1e-9) + 1e-6;
+      return { reachFrom: cx - reach, reachTo: cx + reach, solidFrom: cx - solid, solidTo: cx + solid };
     });
   }
   return mask;
@@ -136,33 +168,13 @@ export function dilateMask(mask: Mask, radius: number): Mask {
   return { data: out, width: w, height: h };
 }
 
-// One box-blur pass (radius r) over lines, running sums, clamped edges.
-function boxLine(src: Float32Array, dst: Float32Array, start: number, n: number, stride: number, r: number): void {
-  const norm = 1 / (2 * r + 1);
-  let acc = 0;
-  for (let k = -r; k <= r; k++) acc += src[start + Math.min(n - 1, Math.max(0, k)) * stride];
-  for (let i = 0; i < n; i++) {
-    dst[start + i * stride] = acc * norm;
-    const add = Math.min(n - 1, i + r + 1);
-    const sub = Math.max(0, i - r);
-    acc += src[start + add * stride] - src[start + sub * stride];
-  }
-}
-
 /** Gaussian-like blur of a mask (three box passes per axis; sigma ~ `sigma` px). */
 export function blurMask(mask: Mask, sigma: number): Mask {
   const { width: w, height: h } = mask;
   // Three boxes of radius r have variance r(r+1); pick r so that r(r+1) ~ sigma^2.
   const r = Math.max(0, Math.round((-1 + Math.sqrt(1 + 4 * sigma * sigma)) / 2));
   if (r === 0) return { ...mask, data: mask.data.slice() };
-  let a = Float32Array.from(mask.data);
-  let b = new Float32Array(w * h);
-  for (let pass = 0; pass < 3; pass++) {
-    for (let y = 0; y < h; y++) boxLine(a, b, y * w, w, 1, r);
-    [a, b] = [b, a];
-    for (let x = 0; x < w; x++) boxLine(a, b, x, h, w, r);
-    [a, b] = [b, a];
-  }
+  const a = boxBlur(Float32Array.from(mask.data), w, h, 1, [r, r, r]);
   const out = new Uint8Array(w * h);
   for (let i = 0; i < out.length; i++) out[i] = Math.min(255, Math.max(0, Math.round(a[i])));
   return { data: out, width: w, height: h };

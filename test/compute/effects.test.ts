@@ -11,6 +11,10 @@ import {
   ellipseMask, rectMask, featherMask, dilateMask, resizeMask, blurMask,
   composite, fillBackground, withAlpha, parseHexColor, growBox,
 } from "../../compute/effects/index.ts";
+import { gaussianInRect } from "../../compute/effects/region.ts";
+import { hideBoxes } from "../../compute/pipelines/hide.ts";
+import { coverWithEmoji, drawImage, emojiImage } from "../../compute/effects/overlay.ts";
+import { setStageListener } from "../../compute/timing.ts";
 
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
 const faces = JSON.parse(readFileSync(new URL("faces.json", PHOTOS), "utf8")) as Record<string, [number, number, number, number][]>;
@@ -40,6 +44,16 @@ function sharpness(f: Frame, b: Box): number {
     }
   }
   return sum / n;
+}
+
+/** Distinct RGB colours inside a box. */
+function colours(f: Frame, b: Box): number {
+  const set = new Set<number>();
+  for (let y = Math.ceil(b.y); y < b.y + b.height; y++) for (let x = Math.ceil(b.x); x < b.x + b.width; x++) {
+    const i = (y * f.width + x) * f.channels;
+    set.add((f.data[i] << 16) | (f.data[i + 1] << 8) | f.data[i + 2]);
+  }
+  return set.size;
 }
 
 /** PSNR (dB) between two frames over the pixels where `where(x, y)` is true; Infinity if equal. */
@@ -171,7 +185,128 @@ describe("blurRegions on real faces", () => {
   });
 });
 
+describe("hideBoxes: every box on one frame", () => {
+  let group: Frame;
+  let small: Frame;
+  beforeAll(async () => {
+    group = await loadFrame("group1.jpg");
+    small = await loadFrame("group-collage-small-faces.jpg");
+  });
+  const coreOf = (b: Box): Box => ({ x: b.x + b.width * 0.2, y: b.y + b.height * 0.2, width: b.width * 0.6, height: b.height * 0.6 });
+
+  it("hides each of 22 small faces with its own strength and leaves everything else byte-identical", async () => {
+    const boxes = faces["group-collage-small-faces.jpg"].map(toBox);
+    const blurred = await hideBoxes(small, boxes, { shape: "ellipse", grow: 0.2 });
+    const mosaic = await hideBoxes(small, boxes, { pixelated: true, shape: "ellipse", grow: 0.2 });
+    for (const b of boxes) {
+      expect(1 - sharpness(blurred, coreOf(b)) / sharpness(small, coreOf(b))).toBeGreaterThan(0.85);
+      // A mosaic's block edges are sharp: count its colours instead (a few flat cells).
+      expect(colours(mosaic, coreOf(b))).toBeLessThanOrEqual(16);
+      expect(colours(small, coreOf(b))).toBeGreaterThan(300);
+    }
+    for (const out of [blurred, mosaic]) expect(psnr(small, out, outsideAll(boxes.map((b) => touched(b, 0.2))))).toBe(Infinity);
+  });
+
+  it("overlapping boxes: the same result as hiding them one after the other", async () => {
+    const [a] = faces["group1.jpg"].map(toBox);
+    const boxes = [a, { x: a.x + 60, y: a.y + 40, width: 120, height: 150 }, { x: a.x - 20, y: a.y + 100, width: 60, height: 60 }];
+    for (const pixelated of [false, true]) {
+      const opts = { pixelated, blur_strength: 0.4, shape: "ellipse" as const, grow: 0.2 };
+      let oneByOne = group;
+      for (const b of boxes) oneByOne = await hideBoxes(oneByOne, [b], opts);
+      const together = await hideBoxes(group, boxes, opts);
+      expect(psnr(together, oneByOne)).toBe(Infinity);
+    }
+  });
+
+  it("a pixelated box crossing the frame edge keeps its block grid anchored on the grown box", async () => {
+    const box: Box = { x: -37, y: -23, width: 150, height: 130 };
+    const blockSize = pixelBlockSize(0.7, 150);
+    const out = await blurRegions(group, [box], { blockSize, shape: "rect", grow: 0.1, feather: 0 });
+    const g = growBox(box, 0.1);
+    const ox = ((Math.round(g.x) % blockSize) + blockSize) % blockSize;
+    const oy = ((Math.round(g.y) % blockSize) + blockSize) % blockSize;
+    // Every full cell of the grid inside the covered rectangle is one flat colour, and the cells
+    // differ from each other (real blocks, not one smear).
+    const cellColours = new Set<number>();
+    for (let cy = oy; cy + blockSize <= g.y + g.height; cy += blockSize) {
+      for (let cx = ox; cx + blockSize <= g.x + g.width; cx += blockSize) {
+        const first = (cy * group.width + cx) * 3;
+        const rgb = (out.data[first] << 16) | (out.data[first + 1] << 8) | out.data[first + 2];
+        for (let y = cy; y < cy + blockSize; y++) for (let x = cx; x < cx + blockSize; x++) {
+          const i = (y * group.width + x) * 3;
+          expect((out.data[i] << 16) | (out.data[i + 1] << 8) | out.data[i + 2]).toBe(rgb);
+        }
+        cellColours.add(rgb);
+      }
+    }
+    expect(cellColours.size).toBeGreaterThan(3);
+    expect(psnr(group, out, (x, y) => x >= g.x + g.width + 2 || y >= g.y + g.height + 2)).toBe(Infinity);
+  });
+
+  it("RGBA frames: the colours are those of the RGB frame, opaque alpha stays opaque", async () => {
+    const rgba = await loadFrame("group1.jpg", 4);
+    const boxes = faces["group1.jpg"].map(toBox);
+    for (const pixelated of [false, true]) {
+      const opts = { pixelated, shape: "ellipse" as const, grow: 0.2 };
+      const [rgbOut, rgbaOut] = await Promise.all([hideBoxes(group, boxes, opts), hideBoxes(rgba, boxes, opts)]);
+      expect(rgbaOut.channels).toBe(4);
+      for (let p = 0; p < group.width * group.height; p++) {
+        if (rgbaOut.data[p * 4 + 3] !== 255) throw new Error(`alpha changed at pixel ${p}`);
+        for (let k = 0; k < 3; k++) if (rgbaOut.data[p * 4 + k] !== rgbOut.data[p * 3 + k]) throw new Error(`colour differs at pixel ${p}`);
+      }
+    }
+  });
+
+  it("emoji: every face under its emoji, one box after the other on one copy, the rest byte-identical", async () => {
+    const boxes = [...faces["group1.jpg"].map(toBox), { x: -40, y: 1200, width: 120, height: 120 }];
+    const out = await coverWithEmoji(group, boxes, "😀");
+    let expected = group;
+    const squares: Box[] = [];
+    for (const b of boxes) {
+      const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+      const x = Math.round(b.x + b.width / 2 - size / 2);
+      const y = Math.round(b.y + b.height / 2 - size / 2);
+      expected = drawImage(expected, await emojiImage("😀", size), x, y);
+      squares.push({ x, y, width: size, height: size });
+    }
+    expect(psnr(out, expected)).toBe(Infinity);
+    expect(psnr(group, out, outsideAll(squares))).toBe(Infinity);
+    for (const b of boxes.slice(0, 3)) expect(psnr(group, out, inside(coreOf(b)))).toBeLessThan(15);
+  });
+
+  it("reports its time as the effects stage when a benchmark listens", async () => {
+    const stages: string[] = [];
+    setStageListener((stage) => stages.push(stage));
+    try {
+      await hideBoxes(group, faces["group1.jpg"].map(toBox), {});
+    } finally {
+      setStageListener();
+    }
+    expect(stages).toEqual(["effects"]);
+  });
+});
+
 describe("whole-frame effects", () => {
+  it("the region gaussian (three box blurs, shrunk for large sigmas) matches a true gaussian", async () => {
+    const f = await loadFrame("group1.jpg");
+    const area = { x0: 700, y0: 380, x1: 1100, y1: 700 };
+    for (const sigma of [2, 7, 30]) {
+      // libvips' gaussian with its kernel cut at 1/1000 of the peak (3.7 sigma), on the area plus
+      // 4 sigma around it (the rest of the photo cannot reach the area).
+      const m = Math.ceil(4 * sigma);
+      const crop = { left: area.x0 - m, top: area.y0 - m, width: area.x1 - area.x0 + 2 * m, height: area.y1 - area.y0 + 2 * m };
+      const data = await sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } }).extract(crop).raw().toBuffer()
+        .then((cut) => sharp(cut, { raw: { width: crop.width, height: crop.height, channels: 3 } }).blur({ sigma, minAmplitude: 0.001, precision: "float" }).raw().toBuffer());
+      const region = gaussianInRect(f, area, sigma);
+      const reference = { ...region, data: Buffer.alloc(region.data.length) };
+      for (let y = 0; y < region.height; y++) data.copy(reference.data, y * region.width * 3, ((y + m) * crop.width + m) * 3, ((y + m) * crop.width + m + region.width) * 3);
+      // Measured 50-51 dB: differences of about one level.
+      expect(psnr(region, reference)).toBeGreaterThan(42);
+    }
+  });
+
+
   it("gaussianBlur with a large sigma (shrink-blur-enlarge) matches sharp's direct gaussian closely", async () => {
     const f = await loadFrame("group1.jpg");
     for (const sigma of [6, 64]) {
