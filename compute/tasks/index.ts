@@ -6,6 +6,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { sharedModels } from "../models/index.ts";
 import { IMAGE_PIPELINES } from "../pipelines/image/index.ts";
 import { VIDEO_PIPELINES } from "../pipelines/video/index.ts";
+import { checkVideoLimits } from "../video/limits.ts";
 import { probeVideo } from "../video/probe.ts";
 import { imageTask, nsfwImageTask } from "./image.ts";
 import { loadMediaFile } from "./media-source.ts";
@@ -51,6 +52,8 @@ export async function probeTask(media: TaskRequest["media"], ctx: { workDir: str
   if (!sniffed) throw new ApiError("unsupported_media_format", "The media is not a supported image or video format (checked from its bytes).");
   if (sniffed.kind === "image") return { kind: "image", format: sniffed.format };
   const info = await probeVideo(path, ctx.signal);
+  // The Worker probes before it charges: what the job would refuse is refused now (413/422).
+  checkVideoLimits(info);
   return { kind: "video", format: info.container, duration_seconds: info.durationSeconds };
 }
 

@@ -4,6 +4,7 @@
 // unsupported); a file that looks like MP4/MOV but that ffprobe cannot read is corrupt.
 import { open, stat } from "node:fs/promises";
 import { ApiError } from "../../schema/errors.ts";
+import { checkContainerComplete } from "./container.ts";
 import { ffprobePath, runMediaTool } from "./ffmpeg.ts";
 
 /** An exact frame rate: 30000/1001 stays 30000/1001, not 29.97. */
@@ -113,10 +114,11 @@ function rotationOf(stream: FfprobeStream): 0 | 90 | 180 | 270 {
 
 /**
  * Probe a local MP4/MOV file. Throws ApiError unsupported_media_format (not MP4/MOV, no video
- * stream, codec ffmpeg cannot decode) or corrupt_media (looks like MP4/MOV but unreadable).
+ * stream, codec ffmpeg cannot decode) or corrupt_media (looks like MP4/MOV but unreadable, or cut short).
  */
 export async function probeVideo(path: string, signal?: AbortSignal): Promise<VideoInfo> {
   const container = await sniffContainer(path);
+  await checkContainerComplete(path);
   const { size } = await stat(path);
   const run = (extra: string[]) =>
     runMediaTool(ffprobePath(), ["-v", "error", ...extra, "-show_streams", "-show_format", "-of", "json", path], signal);

@@ -2,7 +2,7 @@
 // (pan and zoom, sine audio): shape preservation, frame alignment, rotation, failure cleanup.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +125,13 @@ describe("probeVideo", () => {
     await expect(probeVideo(webm)).rejects.toMatchObject({ code: "unsupported_media_format" });
     const truncated = await makeTruncatedVideo(clip, join(dir, "truncated.mp4"));
     await expect(probeVideo(truncated)).rejects.toMatchObject({ code: "corrupt_media" });
+  });
+
+  it("refuses a faststart MP4 cut inside its media data (header intact, ffprobe alone reads it) as truncated", async () => {
+    const whole = (await stat(clip)).size;
+    const cut = await makeTruncatedVideo(clip, join(dir, "cut-in-mdat.mp4"), Math.round(whole * 0.8));
+    await expect(probeVideo(cut)).rejects.toMatchObject({ code: "corrupt_media", message: expect.stringMatching(/truncated: its 'mdat' box needs \d+ bytes and the file has \d+/) });
+    await expect(probeVideo(clip)).resolves.toMatchObject({ sizeBytes: whole });
   });
 });
 

@@ -51,6 +51,18 @@ describe("compute errors", () => {
     expect(env.JOB_QUEUE.send).not.toHaveBeenCalled();
     expect(fake.tasks).toHaveLength(0);
   });
+
+  it.each([
+    ["media_too_large", 413, "The video lasts 601.0 s; the limit is 600 s."],
+    ["media_too_large", 413, "The video runs at 240.00 fps; the limit is 120 fps."],
+    ["corrupt_media", 422, "The video is truncated: its 'mdat' box needs 900000 bytes and the file has 700000."],
+  ] as const)("a video the probe refuses (%s: %s) is refused before the 202, even with duration_seconds declared; nothing held", async (code, status, message) => {
+    const u = await createUser({ credits: 200 });
+    fake.onProbe = () => Response.json({ error: { code, message, status } }, { status });
+    await expectError(await postJson("/videos/face-blur", u.key, { video_url: VID, duration_seconds: 30 }), code, message);
+    expect(env.JOB_QUEUE.send).not.toHaveBeenCalled();
+    expect(await balance(u.account.id)).toEqual({ available: 200, purchased: 200, spent: 0, reserved: 0 });
+  });
 });
 
 // Last: it moves the clock past the Worker's 15 s health cache to read a reduced feature list.

@@ -15,6 +15,8 @@ export interface FakeCompute {
   onTask: (task: TaskRequest) => Response | Promise<Response>;
   /** Feature ids /healthz reports (cached by the Worker for 15 s per isolate). */
   served: string[];
+  /** What compute answers to a media probe; the default is a 21 s MP4. */
+  onProbe: () => Response;
   /** Every task received, and whether it carried the signature headers. */
   tasks: Array<{ task: TaskRequest; signed: boolean }>;
 }
@@ -24,6 +26,7 @@ export function installFakeCompute(): FakeCompute {
     served: FEATURES.map((f) => f.id as string).concat("video.nsfw-detection"),
     tasks: [],
     onTask: async () => new Response(await makePng(), { headers: { "content-type": "image/png" } }),
+    onProbe: () => Response.json({ kind: "video", format: "mp4", duration_seconds: 21 }),
   };
   const realFetch = globalThis.fetch;
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
@@ -40,7 +43,7 @@ export function installFakeCompute(): FakeCompute {
       fake.tasks.push({ task, signed: !!headers.get(SIGNATURE_HEADER) && !!headers.get(TIMESTAMP_HEADER) });
       return fake.onTask(task);
     }
-    if (path === "/v1/probe") return Response.json({ kind: "video", format: "mp4", duration_seconds: 21 });
+    if (path === "/v1/probe") return fake.onProbe();
     return new Response("not found", { status: 404 });
   });
   // Jobs are not dispatched for real: no background consumer races the tests.

@@ -103,13 +103,14 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
 
   await ensureFeatureAvailable(c.env, computeFeature);
 
-  let price: number;
-  if (knownPrice !== undefined) price = knownPrice;
-  else {
+  // A video job's media is probed before anything is reserved, declared duration or not: what the
+  // job would refuse (over the duration, frame-size or frame-rate limit, cut short, unreadable) is
+  // refused now with its 413/422, never accepted with a 202 that holds credits until it fails.
+  if (feature.media === "video") {
     const probe = await probeMedia(c.env, await mediaForCompute(c.env, origin, media));
-    params.duration_seconds = probe.duration_seconds;
-    price = priceOf(feature, params.duration_seconds as number);
+    if (typeof params.duration_seconds !== "number") params.duration_seconds = probe.duration_seconds;
   }
+  const price = knownPrice ?? priceOf(feature, params.duration_seconds as number);
 
   const reservation = await reserveCredits(c.env.DB, account.id, price, feature.id);
   if (isAsync) {
