@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, description: "The route exists but not with this HTTP method." },
   idempotency_conflict: { status: 409, description: "The Idempotency-Key was already used with a different request, or that request is still running." },
   upload_expired: { status: 410, description: "The upload URL has expired or was already used." },
+  request_too_large: { status: 413, description: "The JSON body is larger than the 64 KiB a request needs (media goes by URL, upload or file part)." },
   media_too_large: { status: 413, description: "The media exceeds the byte, pixel or duration limit." },
   unsupported_media_type: { status: 415, description: "The Content-Type header is not JSON or multipart/form-data, or does not match the body." },
   unsupported_media_format: { status: 422, description: "The media is not one of the supported formats (checked from its bytes, not its name)." },

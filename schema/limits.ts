@@ -12,6 +12,9 @@ export const MAX_IMAGE_BYTES = 40 * MiB;
  * decompression bomb (a few KB of PNG declaring 100k x 100k pixels) is refused without
  * allocating its pixels. 50 MP = 200 MB of RGBA, the most a 2-core, few-GB worker should
  * hold for one request; covers every phone and most DSLR photos (a 45 MP camera is 8192x5464). */
+/** A JSON request body: parameters and URLs only (media travels by URL, upload or file part). */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
 export const MAX_IMAGE_PIXELS = 50_000_000;
 
 /** Largest side of an image in pixels (libheif and some codecs refuse more; also bounds a

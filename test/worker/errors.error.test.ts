@@ -112,6 +112,24 @@ describe("every error code producible in workerd", () => {
     await expectError(await putBytes(ticket.upload_url, await makePng()), "upload_expired", "This upload URL was already used; request a new one.");
   });
 
+  code("request_too_large", async () => {
+    const u = await createUser({ credits: 10 });
+    // 1 MiB of JSON, streamed without a Content-Length: refused once 64 KiB have been read.
+    const big = JSON.stringify({ image_url: "https://media.example.com/a.png", pad: "x".repeat(1 << 20) });
+    const stream = new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(big)), c.close()) });
+    const res = await api("/images/face-blur", { method: "POST", key: u.key, body: stream, headers: { "content-type": "application/json" } });
+    await expectError(res, "request_too_large", "The JSON body is over 64 KiB; send media by URL, upload or file part.");
+    expect(await balance(u.account.id)).toMatchObject({ available: 10, reserved: 0 });
+  });
+
+  it("an unknown field's name is not echoed whole: at most 5 names of at most 40 characters", async () => {
+    const u = await createUser();
+    const fields = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`${i}${"k".repeat(5000)}`, 1]));
+    const res = await postJson("/images/face-blur", u.key, { image_url: "https://media.example.com/a.png", ...fields });
+    const message = await expectError(res, "invalid_request", /unknown field\(s\): 0k{39}\.\.\., 1k{39}\.\.\., .* and 3 more/);
+    expect(message.length).toBeLessThan(400);
+  });
+
   code("media_too_large", async () => {
     const u = await createUser();
     const ticket = await uploadTicket(u, "image");

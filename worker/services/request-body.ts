@@ -3,6 +3,7 @@
 // Validation messages name the field and the rule.
 import type { z } from "@hono/zod-openapi";
 import { ApiError } from "../../schema/errors.ts";
+import { MAX_JSON_BODY_BYTES } from "../../schema/limits.ts";
 
 export interface ParsedBody<T> {
   params: T;
@@ -31,11 +32,44 @@ export function formatIssues(error: z.ZodError): string {
     .slice(0, 5)
     .map((issue) => {
       const field = issue.path.join(".");
-      if (issue.code === "unrecognized_keys") return `unknown field(s): ${issue.keys.join(", ")}`;
+      if (issue.code === "unrecognized_keys") return `unknown field(s): ${namesForMessage(issue.keys)}`;
       if (issue.code === "invalid_type" && issue.input === undefined) return `${field} is required`;
       return field && !issue.message.startsWith(field) ? `${field}: ${issue.message}` : issue.message;
     })
     .join("; ");
+}
+
+/** Field names as a message shows them: at most 5, each cut to 40 characters (input is never echoed whole). */
+function namesForMessage(keys: string[]): string {
+  const shown = keys.slice(0, 5).map((k) => (k.length > 40 ? `${k.slice(0, 40)}...` : k));
+  return shown.join(", ") + (keys.length > 5 ? ` and ${keys.length - 5} more` : "");
+}
+
+/** The body as text, refused (413) past `max` bytes without reading further: declared or streamed. */
+async function readBounded(request: Request, max: number): Promise<string> {
+  const tooLarge = () => new ApiError("request_too_large", `The JSON body is over ${max / 1024} KiB; send media by URL, upload or file part.`);
+  if (Number(request.headers.get("content-length") ?? 0) > max) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 export async function readBody<S extends z.ZodObject>(request: Request, schema: S, filePart?: string, mediaField?: string): Promise<ParsedBody<z.output<S>>> {
@@ -43,7 +77,7 @@ export async function readBody<S extends z.ZodObject>(request: Request, schema: 
   let raw: Record<string, unknown>;
   let file: File | undefined;
   if (contentType.startsWith("application/json") || /^application\/[a-z.+-]*\+json/.test(contentType)) {
-    const text = await request.text();
+    const text = await readBounded(request, MAX_JSON_BODY_BYTES);
     try {
       raw = text.trim() === "" ? {} : JSON.parse(text);
     } catch (err) {
