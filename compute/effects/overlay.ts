@@ -77,6 +77,15 @@ function drawImageInto(frame: Frame, image: Frame, x: number, y: number, opacity
   }
 }
 
+/**
+ * Side of the emoji square covering a box: 1.35 x its larger side, so the face is fully covered,
+ * rounded UP to a multiple of 4 px: a tracked face changes size by about a pixel a frame and each
+ * new size is one more SVG render (~3 ms), so video frames mostly reuse a cached raster.
+ */
+export function emojiSize(b: Box): number {
+  return Math.max(8, Math.ceil((Math.max(b.width, b.height) * 1.35) / 4) * 4);
+}
+
 /** Covers each box with the emoji, scaled to cover the face fully (a little larger than the box). */
 export function coverWithEmoji(frame: Frame, boxes: Box[], emoji: string): Promise<Frame> {
   return timeStage("effects", async () => {
@@ -84,7 +93,7 @@ export function coverWithEmoji(frame: Frame, boxes: Box[], emoji: string): Promi
     // One copy of the frame for every box.
     const out = { ...frame, data: Buffer.from(frame.data) };
     for (const b of boxes) {
-      const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+      const size = emojiSize(b);
       const image = await emojiImage(emoji, size);
       drawImageInto(out, image, Math.round(b.x + b.width / 2 - size / 2), Math.round(b.y + b.height / 2 - size / 2), 1);
     }

@@ -13,7 +13,7 @@ import {
 } from "../../compute/effects/index.ts";
 import { gaussianInRect } from "../../compute/effects/region.ts";
 import { hideBoxes } from "../../compute/pipelines/hide.ts";
-import { coverWithEmoji, drawImage, emojiImage } from "../../compute/effects/overlay.ts";
+import { coverWithEmoji, drawImage, emojiImage, emojiSize } from "../../compute/effects/overlay.ts";
 import { setStageListener } from "../../compute/timing.ts";
 
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
@@ -264,7 +264,8 @@ describe("hideBoxes: every box on one frame", () => {
     let expected = group;
     const squares: Box[] = [];
     for (const b of boxes) {
-      const size = Math.max(8, Math.round(Math.max(b.width, b.height) * 1.35));
+      const size = emojiSize(b);
+      expect(size).toBeGreaterThanOrEqual(Math.max(b.width, b.height) * 1.35);
       const x = Math.round(b.x + b.width / 2 - size / 2);
       const y = Math.round(b.y + b.height / 2 - size / 2);
       expected = drawImage(expected, await emojiImage("😀", size), x, y);

@@ -62,10 +62,13 @@ describe("image.face-blur", () => {
     // A mosaic is flat blocks: most horizontal neighbours inside the face are identical.
     expect(flatFraction(frame, face)).toBeLessThan(0.2);
     expect(flatFraction(mosaic, face)).toBeGreaterThan(0.8);
-    const weak = sharpness(await run("image.face-blur", frame, { blur_strength: 0 }), face);
-    const strong = sharpness(await run("image.face-blur", frame, { blur_strength: 1 }), face);
-    expect(weak).toBeLessThan(0.2 * sharpness(frame, face)); // 0 still hides the face
-    expect(strong).toBeLessThan(weak);
+    const weak = await run("image.face-blur", frame, { blur_strength: 0 });
+    const strong = await run("image.face-blur", frame, { blur_strength: 1 });
+    expect(sharpness(weak, face)).toBeLessThan(0.2 * sharpness(frame, face)); // 0 still hides the face
+    // Both leave only the rounding noise's Laplacian (~0.1% of the face's), so stronger is judged
+    // by how far the face moves from the original, not by the sharpness left.
+    const inFace = (x: number, y: number) => x >= face.x && x < face.x + face.width && y >= face.y && y < face.y + face.height;
+    expect(psnr(frame, strong, inFace)).toBeLessThan(psnr(frame, weak, inFace));
   });
 });
 
