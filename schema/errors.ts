@@ -24,6 +24,7 @@ export const ERROR_CODES = {
   corrupt_media: { status: 422, description: "The media has a supported format but cannot be decoded." },
   media_unreachable: { status: 422, description: "The media URL could not be fetched (DNS failure, timeout, HTTP error, too many redirects)." },
   unsupported_prompt: { status: 422, description: "The prompt or object_text names nothing the service can find; the message lists what it can." },
+  object_not_found: { status: 422, description: "A video job's object_text names something the service can find, but no frame of the video shows it; the job failed and its credits were refunded." },
   rate_limited: { status: 429, description: "The daily request limit of the account is used up; see Retry-After." },
   internal_error: { status: 500, description: "An unexpected failure; nothing was charged." },
   not_implemented: { status: 501, description: "The feature is not available on this deployment yet; nothing was charged." },

@@ -50,7 +50,11 @@ export async function removalMask(
   return featherMask(dilateMask(hard, r), Math.max(2, Math.round(r / 2)));
 }
 
-async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions): Promise<void> {
+/**
+ * Adds one person's silhouette to `hard` (255 where the segmenter, run on a crop around the box,
+ * passes `personThreshold`), or the box's ellipse when it sees too little of the person there.
+ */
+export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK): Promise<void> {
   const crop = cropFrame(frame, growBox(box, 0.15));
   const seg = await models.persons.segment(crop.frame);
   const cut = Math.round(o.personThreshold * 255);

@@ -1,6 +1,9 @@
 // Image pipelines on real photos, judged on pixels: inside every hand-checked face box the image is
 // clearly blurred (sharpness drops by most of its value), away from faces it is unchanged, photos
 // without a target come back unchanged, masks and alpha are sensible, prompts are understood.
+import { rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
@@ -8,6 +11,8 @@ import { resolvePrompt } from "../../schema/vocabulary.ts";
 import type { Frame } from "../../compute/types.ts";
 import { backgroundBlurSigma, dilateMask, gaussianBlur } from "../../compute/effects/index.ts";
 import { faceBoxes, flatFraction, loadPhoto, outside, psnr, sharpness } from "./photos.ts";
+import { decodeFrames } from "../fixtures/frames.ts";
+import { makeRemovalVideo, personCutout } from "../fixtures/make-removal-video.ts";
 
 let models: Models;
 const run = (id: keyof typeof IMAGE_PIPELINES, frame: Frame, params: object) => IMAGE_PIPELINES[id](frame, params, models) as Promise<Frame>;
@@ -233,6 +238,19 @@ describe("image.blur-anything", () => {
     const suit = { x: 60, y: 380, width: 120, height: 100 };
     expect(flatFraction(out, suit)).toBeGreaterThan(0.8);
     expect(psnr(frame, out, (x, y) => x > 440 && y < 100)).toBeGreaterThan(35); // the wall top-right
+  });
+
+  it("hides a small greyscale person in a wide street frame (the whole-frame detector misses it)", async () => {
+    // A composite: the person cut out of group6.jpg, greyscale, 160 px tall, on the 1280x720
+    // street photo (test/fixtures/make-removal-video.ts draws the same clips for object removal).
+    const clip = await makeRemovalVideo({ outPath: join(tmpdir(), `obscura-blur-grey-${process.pid}.mp4`), cutout: await personCutout(models), width: 1280, height: 720, seconds: 0.04, objectHeight: 0.22, grey: true });
+    const box = clip.objectBox(0);
+    const frame = (await decodeFrames(clip.path))[0];
+    await rm(clip.path, { force: true });
+    expect(await models.objects.detect(frame, ["person"])).toEqual([]);
+    const out = await run("image.blur-anything", frame, { prompt: "person", blur_strength: 0.8 });
+    expect(sharpness(out, box)).toBeLessThan(0.3 * sharpness(frame, box));
+    expect(psnr(frame, out, outside([box], 0.5))).toBeGreaterThan(40);
   });
 });
 

@@ -1,11 +1,15 @@
-// image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People are hidden
-// under the person segmenter's soft mask (limited to detected person boxes' surroundings when the
-// detector finds them), everything else under boxes: faces (ellipses), plates, text, COCO objects.
+// image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People are found by
+// compute/pipelines/people.ts (detector on the frame and on tiles: small, greyscale, partly cut)
+// and hidden under their silhouettes (segmenter on each person's crop; the whole frame's
+// segmentation only when no person is boxed), everything else under boxes: faces (ellipses),
+// plates, text, COCO objects.
 // A prompt naming nothing findable throws unsupported_prompt before any model runs.
-import type { Detection, Frame } from "../../types.ts";
+import type { Detection, Frame, Mask } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { ApiError } from "../../../schema/errors.ts";
-import { DEFAULT_BLUR_STRENGTH, dilateMask, featherMask, pixelationToStrength } from "../../effects/index.ts";
+import { DEFAULT_BLUR_STRENGTH, dilateMask, emptyMask, featherMask, pixelationToStrength } from "../../effects/index.ts";
+import { addPerson } from "../../removal/mask.ts";
+import { findPeople } from "../people.ts";
 import { hideBoxes, hideMask, type HideOptions } from "../hide.ts";
 import { findPlates } from "../plates.ts";
 import { coverage } from "../subject.ts";
@@ -38,16 +42,22 @@ export async function blurAnything(frame: Frame, params: BlurAnythingParams, mod
     else if (t.kind === "text") boxes.push(...(await models.text.detect(frame)));
     else if (t.kind === "object") boxes.push(...(await models.objects.detect(frame, t.classes)));
     else if (t.kind === "person") {
-      const mask = await models.persons.segment(frame);
-      const people = await models.objects.detect(frame, ["person"]);
-      if (coverage(mask) > 0.005) {
-        // Grow the soft mask a little so the silhouette's edge is covered too.
-        const size = people.length ? Math.max(...people.map((p) => Math.max(p.width, p.height))) : Math.min(frame.width, frame.height) / 2;
-        const soft = featherMask(dilateMask(mask, Math.max(2, Math.round(size * 0.02))), Math.max(2, Math.round(size * 0.02)));
-        out = await hideMask(out, soft, size / 4, opts);
+      const people = await findPeople(frame, models);
+      let mask: Mask;
+      if (people.length) {
+        // Each person's silhouette from the segmenter on a crop around their box.
+        mask = emptyMask(frame.width, frame.height);
+        for (const p of people) await addPerson(mask, frame, p, models);
       } else {
-        boxes.push(...people);
+        // A close-up the detector may not box (a face filling the frame): the whole frame's
+        // segmentation, if it sees a person.
+        mask = await models.persons.segment(frame);
+        if (coverage(mask) <= 0.005) continue;
       }
+      // Grow the mask a little so the silhouette's edge is covered too.
+      const size = people.length ? Math.max(...people.map((p) => Math.max(p.width, p.height))) : Math.min(frame.width, frame.height) / 2;
+      const soft = featherMask(dilateMask(mask, Math.max(2, Math.round(size * 0.02))), Math.max(2, Math.round(size * 0.02)));
+      out = await hideMask(out, soft, size / 4, opts);
     }
   }
   if (ellipses.length) out = await hideBoxes(out, ellipses, { ...opts, shape: "ellipse", grow: 0.2 });

@@ -8,20 +8,21 @@ import { pixelationToStrength } from "../../effects/index.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
+import { findPeople } from "../people.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame } from "./common.ts";
 
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;
 
-/** Everything the targets name in one frame, as labelled boxes (people as COCO person boxes). */
+/** Everything the targets name in one frame, as labelled boxes (people: compute/pipelines/people.ts). */
 export async function findTargets(frame: Frame, targets: Target[], models: TargetModels): Promise<Detection[]> {
   const found: Detection[] = [];
   for (const t of targets) {
     if (t.kind === "face") found.push(...(await models.faces.detect(frame)));
     else if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
     else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
-    else if (t.kind === "person") found.push(...(await models.objects.detect(frame, ["person"])));
+    else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
     else found.push(...(await models.objects.detect(frame, t.classes)));
   }
   return found;

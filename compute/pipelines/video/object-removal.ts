@@ -8,6 +8,10 @@
 //      and future frames plus a running background plate, aligned by the camera's estimated
 //      translation), then spatial inpainting (compute/removal/inpaint.ts) for what no frame shows.
 // prompt_bg: a colour hint for never-seen regions and/or "static camera" (compute/removal/prompt-bg.ts).
+// People are found by compute/pipelines/people.ts (whole frame + tiles), every one of them, the
+// most prominent first. A video in which no detection frame shows the object fails the job
+// (object_not_found, refunded by the Worker like every failed job) instead of completing.
+import { ApiError } from "../../../schema/errors.ts";
 import type { FeatureParams } from "../../../schema/features.ts";
 import { resolvePrompt } from "../../../schema/vocabulary.ts";
 import type { Models } from "../../models/index.ts";
@@ -47,9 +51,14 @@ export function objectRemovalVideo(
   const targets = resolvePrompt(params.object_text); // unsupported_prompt before any frame is decoded
   const hint = parseBackgroundHint(params.prompt_bg);
   const masks = new Map<number, Mask>();
+  let seen = 0; // detections of the object over the whole video
   const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: eachFrame((frame) => findTargets(frame, targets, models)),
+    detect: eachFrame(async (frame) => {
+      const found = await findTargets(frame, targets, models);
+      seen += found.length;
+      return found;
+    }),
     apply: async (frame, coverage) => {
       const mask = await removalMask(frame, coverage.boxes, models);
       hooks.onMask?.(coverage.index, mask);
@@ -78,6 +87,9 @@ export function objectRemovalVideo(
     },
     async flush() {
       const rest = feed(tracked.flush ? await tracked.flush() : []);
+      // A video returned unchanged would look like a completed removal with the object still in
+      // it (if the finders missed it) or be charged for nothing: the job fails and is refunded.
+      if (seen === 0) throw new ApiError("object_not_found", `No frame of the video shows ${JSON.stringify(params.object_text)} that the service could find; nothing was removed and the credits were refunded.`);
       return [...rest, ...(fill?.finish() ?? [])];
     },
   };
