@@ -12,6 +12,8 @@
 //    detection (its first box, moved back along its velocity once known, with a growing margin).
 //    This is what makes "detect every k frames" safe: with L >= k-1 a face that appears between
 //    two detection runs is covered from the frame it could first have appeared.
+//  - Scene cuts: a frame pushed as a cut ends every live track (they cover up to the frame
+//    before it) and no track born after it reaches back across it.
 //  - Smoothing: a centred, symmetric (triangular) window of radius R over each track's boxes. A
 //    symmetric window does not lag behind linear motion, unlike an exponential filter; near a
 //    track's ends and the look-ahead edge the window shrinks to stay symmetric. The covered box is
@@ -121,6 +123,8 @@ export class Tracker {
   #nextIndex = 0;
   #nextFinal = 0;
   #pendingDetections = new Map<number, Detection[] | null>();
+  /** First frame of the current shot: backfill never reaches before it. */
+  #shotStart = 0;
 
   constructor(options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER_OPTIONS, ...options };
@@ -128,11 +132,17 @@ export class Tracker {
 
   /**
    * Feed frame `index` (0, 1, 2, ... in order): its detections, or null when the detector did not
-   * run on it. Returns the frames that became final, in order.
+   * run on it. `cut`: the frame starts a new shot (compute/video/scene-cut.ts). Returns the frames
+   * that became final, in order.
    */
-  push(index: number, detections: Detection[] | null): FrameCoverage[] {
+  push(index: number, detections: Detection[] | null, cut = false): FrameCoverage[] {
     if (index !== this.#nextIndex) throw new Error(`Tracker expected frame ${this.#nextIndex}, got ${index}`);
     this.#nextIndex++;
+    if (cut) {
+      // Nothing on the far side of a cut says where a face is on this side.
+      for (const track of this.#live()) track.ended = true;
+      this.#shotStart = index;
+    }
     for (const track of this.#live()) this.#predict(track);
     if (detections) this.#associate(index, detections);
     for (const track of this.#live()) {
@@ -248,7 +258,7 @@ export class Tracker {
       hits: 1, missed: 0, lastDetected: index, lastDetectedObs: z,
       birth: index, firstIndex: index, lastIndex: index, ended: false, obs: new Map([[index, z]]),
     };
-    const from = Math.max(this.#nextFinal, index - this.options.backfill, 0);
+    const from = Math.max(this.#nextFinal, this.#shotStart, index - this.options.backfill, 0);
     for (let k = from; k < index; k++) {
       track.obs.set(k, { ...z, raw: undefined, source: "backfilled", uncertainty: index - k });
     }

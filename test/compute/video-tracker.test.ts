@@ -174,4 +174,57 @@ describe("trackedProcessor (detect every k frames)", () => {
       trackedProcessor({ detectEvery: 8, tracker: { lookahead: 3 }, detect: async () => [], apply: async (f) => f }),
     ).toThrow(/look-ahead/);
   });
+
+  // Issue 22: faces left visible between, before and after detections. Each case failed with the
+  // old 3-frame look-ahead and no scene-cut handling.
+  /** Runs the processor (detect every 2nd frame, chunks of 8) over `frames`; `found(i)` is what the detector answers on frame i. */
+  async function cover(frames: Frame[], found: (i: number) => Box[]) {
+    const detectedOn: number[] = [];
+    const covered: TrackedBox[][] = [];
+    const processor = trackedProcessor({
+      detectEvery: 2,
+      chunkSize: 8,
+      async detect(_frames, indices) {
+        detectedOn.push(...indices);
+        return indices.map((i) => found(i).map((b) => det(b)));
+      },
+      async apply(f, coverage) {
+        covered[coverage.index] = coverage.boxes;
+        return f;
+      },
+    });
+    for (let start = 0; start < frames.length; start += 8) await processor.processChunk(frames.slice(start, start + 8), start);
+    await processor.flush!();
+    return { detectedOn, covered };
+  }
+  const frames = (n: number) => Array.from({ length: n }, frame);
+  const coveredBy = (boxes: TrackedBox[], truthBox: Box) => boxes.some((b) => contains(b, truthBox));
+
+  it("covers a face from its first frame when the detector first finds it 20 frames late", async () => {
+    const face = (i: number): Box => ({ x: 200 + 4 * i, y: 100, width: 40, height: 40 });
+    const { covered } = await cover(frames(40), (i) => (i >= 20 ? [face(i)] : []));
+    for (let i = 0; i < 40; i++) expect(coveredBy(covered[i], face(i)), `frame ${i}`).toBe(true);
+  });
+
+  it("covers a fast face (20 px/frame) through 14 frames of misses while it stops, without the forward guess running on", async () => {
+    // Moves right at 20 px/frame until frame 5, then stands still; the detector misses frames 6-20.
+    const face = (i: number): Box => ({ x: 100 + 20 * Math.min(i, 5), y: 100, width: 40, height: 40 });
+    const { covered } = await cover(frames(40), (i) => (i >= 6 && i <= 20 ? [] : [face(i)]));
+    for (let i = 0; i < 40; i++) expect(coveredBy(covered[i], face(i)), `frame ${i}`).toBe(true);
+  });
+
+  it("on a scene cut: detects its first frame, ends the old shot's tracks, and reaches no track back across it", async () => {
+    // Shot A (dark, frames 0-10): a face at the left. Shot B (bright, from frame 11, which the
+    // every-2nd schedule would skip): a face at the right, first found on frame 15.
+    const shot = (i: number): Frame => ({ data: Buffer.alloc(320 * 180 * 3, i < 11 ? 40 : 210), width: 320, height: 180, channels: 3 });
+    const a: Box = { x: 20, y: 60, width: 40, height: 40 };
+    const b: Box = { x: 250, y: 60, width: 40, height: 40 };
+    const clip = Array.from({ length: 30 }, (_, i) => shot(i));
+    const { detectedOn, covered } = await cover(clip, (i) => (i < 11 ? [a] : i >= 15 ? [b] : []));
+    expect(detectedOn).toContain(11);
+    for (let i = 0; i < 30; i++) {
+      expect(coveredBy(covered[i], a), `frame ${i}: old shot's face`).toBe(i < 11);
+      expect(coveredBy(covered[i], b), `frame ${i}: new shot's face`).toBe(i >= 11);
+    }
+  });
 });

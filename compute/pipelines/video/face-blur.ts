@@ -7,6 +7,7 @@ import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { hideBoxes } from "../hide.ts";
+import type { HideOptions } from "../hide.ts";
 import { DETECT_EVERY, eachFrame } from "./common.ts";
 
 export interface FaceBlurVideoOptions {
@@ -14,17 +15,22 @@ export interface FaceBlurVideoOptions {
   onCoverage?: (coverage: FrameCoverage) => void;
 }
 
-export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, options: FaceBlurVideoOptions = {}): ChunkProcessor {
+/** How the blur/mosaic modes hide a face box (the leak measure probes the same shapes). */
+export function faceHideOptions(params: FeatureParams<"video.face-blur">): HideOptions {
   // face_blur_mode wins over pixelated; without it, pixelated decides.
   const mode = params.face_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian");
+  return { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 };
+}
+
+export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, options: FaceBlurVideoOptions = {}): ChunkProcessor {
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
     detect: eachFrame((frame) => models.faces.detect(frame)),
     apply: (frame, coverage) => {
       options.onCoverage?.(coverage);
-      return mode === "emoji"
+      return params.face_blur_mode === "emoji"
         ? coverWithEmoji(frame, coverage.boxes, params.emoji)
-        : hideBoxes(frame, coverage.boxes, { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 });
+        : hideBoxes(frame, coverage.boxes, faceHideOptions(params));
     },
   });
 }

@@ -1,0 +1,69 @@
+// npx node bench/video-leaks.ts — where video face-blur leaves a face visible, measured on pixels.
+//
+// For each generated clip with per-frame ground truth (test/fixtures/video-clips.ts: pan/zoom over
+// small and tiny faces, sprites at 2-38 px/frame and zooming, faces entering/leaving, a hard scene
+// cut) it runs the video.face-blur pipeline with its defaults and a detector that is either
+//   real    the production face detector (compute/models), or
+//   oracle  the ground truth with misses (runs of misses, new faces often missed at first: what
+//           is left is the tracker's part of the leak: gaps, late starts, lag, cuts),
+// and prints, per clip: frames with a visible face (any size / 20 px or wider), the fraction of
+// face-frames hidden per face-width bucket, and the mean fraction of the frame area blurred.
+// A face is hidden when >= 90 % of its ellipse is under the effect's mask (test/fixtures/video-leaks.ts).
+//
+// Usage: npx node bench/video-leaks.ts [--detectors real,oracle] [--clips pan-small,sprites]
+//        [--seeds 3] (oracle runs per clip, different misses) [--sheet bench/.scratch/leaks.png]
+import { cpus, loadavg } from "node:os";
+import { parseArgs } from "node:util";
+import { createModels } from "../compute/models/index.ts";
+import { CLIP_NAMES, makeClip } from "../test/fixtures/video-clips.ts";
+import { leakSheet, measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../test/fixtures/video-leaks.ts";
+import type { LeakReport } from "../test/fixtures/video-leaks.ts";
+
+const { values } = parseArgs({
+  options: {
+    detectors: { type: "string", default: "real,oracle" },
+    clips: { type: "string", default: CLIP_NAMES.join(",") },
+    seeds: { type: "string", default: "3" },
+    sheet: { type: "string" },
+  },
+});
+
+const detectors = values.detectors!.split(",");
+const seeds = Number(values.seeds);
+const models = detectors.includes("real") ? createModels() : null;
+await models?.faces.load();
+
+const pct = (hidden: number, total: number) => (total ? `${((100 * hidden) / total).toFixed(1)}% of ${total}` : "-");
+
+function row(name: string, detector: string, reports: LeakReport[]): string {
+  const faceFrames = reports.flatMap((r) => r.faceFrames);
+  const cells = SIZE_BUCKETS.map((b) => {
+    const inBucket = faceFrames.filter((f) => sizeBucket(f.face.width) === b);
+    return pct(inBucket.filter((f) => f.hidden).length, inBucket.length).padEnd(16);
+  });
+  const frames = reports.reduce((s, r) => s + r.frames, 0);
+  const leaked = reports.reduce((s, r) => s + r.leakedFrames, 0);
+  const leaked20 = reports.reduce((s, r) => s + r.leakedFrames20, 0);
+  const area = reports.reduce((s, r) => s + r.coveredArea * r.frames, 0) / frames;
+  return `${name.padEnd(12)} ${detector.padEnd(7)} ${`${leaked}/${frames}`.padEnd(9)} ${`${leaked20}/${frames}`.padEnd(9)} ${cells.join(" ")} ${(100 * area).toFixed(1)}%`;
+}
+
+console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} cores`);
+console.log(`${"clip".padEnd(12)} ${"detector".padEnd(7)} ${"leak any".padEnd(9)} ${"leak>=20".padEnd(9)} ${SIZE_BUCKETS.map((b) => `hidden ${b}`.padEnd(16)).join(" ")} area`);
+const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
+for (const name of values.clips!.split(",")) {
+  const clip = await makeClip(name);
+  for (const detector of detectors) {
+    const reports: LeakReport[] = [];
+    if (detector === "real") reports.push(await measureLeaks(clip, models!.faces));
+    else if (detector === "oracle") for (let seed = 1; seed <= seeds; seed++) reports.push(await measureLeaks(clip, oracleWithMisses(clip, seed)));
+    else throw new Error(`unknown detector ${detector}`);
+    console.log(row(name, detector, reports));
+    all.get(detector)!.push(...reports);
+  }
+}
+for (const [detector, reports] of all) console.log(row("all", detector, reports));
+if (values.sheet) {
+  const leaks = await leakSheet([...all.values()].flat(), values.sheet);
+  console.log(`${leaks} leaked face-frames; contact sheet: ${values.sheet}`);
+}
