@@ -46,11 +46,11 @@ export class ModelRegistry {
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const registry = new ModelRegistry();
-  const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel()) : undefined;
+  const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(config.onnxThreads)) : undefined;
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
   return {
     faces: new FaceDetector({ ssd, blaze }),
-    landmarks: registry.add(new FaceLandmarker()),
+    landmarks: registry.add(new FaceLandmarker(config.onnxThreads)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm")),
     objects: registry.add(new ObjectDetector()),
     text: registry.add(new TextDetector(config.onnxThreads)),

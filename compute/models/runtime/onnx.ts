@@ -9,12 +9,14 @@ export interface OnnxOptions {
   intraOpThreads?: number;
 }
 
-export async function createSession(modelPath: string, opts: OnnxOptions = {}): Promise<ort.InferenceSession> {
-  return ort.InferenceSession.create(modelPath, {
+/** A session on an .onnx file, or on a model's bytes (one converted in memory, e.g. face-api's). */
+export async function createSession(model: string | Uint8Array, opts: OnnxOptions = {}): Promise<ort.InferenceSession> {
+  const options: ort.InferenceSession.SessionOptions = {
     executionProviders: ["cpu"],
     intraOpNumThreads: opts.intraOpThreads ?? 2,
     interOpNumThreads: 1,
     executionMode: "sequential",
     graphOptimizationLevel: "all",
-  });
+  };
+  return typeof model === "string" ? ort.InferenceSession.create(model, options) : ort.InferenceSession.create(model, options);
 }

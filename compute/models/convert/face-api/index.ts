@@ -10,9 +10,11 @@ import { recognitionGraph } from "./recognition.ts";
 import { ssdGraph } from "./ssd.ts";
 import { readWeights, type Weight } from "./weights.ts";
 
+export type FaceApiModelId = "face-api/ssd_mobilenetv1" | "face-api/face_landmark_68" | "face-api/face_recognition" | "face-api/face_expression";
+
 export interface FaceApiConversion {
-  /** The model's id in compute/config.ts (and the converted file's name). */
-  id: string;
+  /** The model's id (compute/config.ts names the first three). */
+  id: FaceApiModelId;
   /** The weights manifest's name in face-api's model/ folder. */
   manifest: string;
   graph: (weights: Map<string, Weight>) => OnnxGraph;
@@ -28,4 +30,14 @@ export const FACE_API_CONVERSIONS: FaceApiConversion[] = [
 /** One of face-api's networks as an ONNX graph, from the weights in node_modules. */
 export async function convertFaceApi(c: FaceApiConversion): Promise<OnnxGraph> {
   return c.graph(await readWeights(packageFile("@vladmandic/face-api", "model"), c.manifest));
+}
+
+/**
+ * The ONNX model bytes of one of face-api's networks, converted in memory (0.1-0.3 s), which is
+ * how the compute service loads them: always the graph this code defines, never a stale file.
+ */
+export async function faceApiOnnx(id: FaceApiModelId): Promise<Uint8Array> {
+  const c = FACE_API_CONVERSIONS.find((x) => x.id === id);
+  if (!c) throw new Error(`${id} is not one of face-api's converted networks`);
+  return (await convertFaceApi(c)).serialize();
 }
