@@ -57,7 +57,7 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: MediaPipe Selfie Segmentation, Apache-2.0)",
     files: ["models/selfie.json", "models/selfie.bin"],
     bytes: 212_886 + 83_670,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "Person segmentation, 256x256 soft mask; fast, soft edges. Default.",
   },
   "human/rvm": {
@@ -73,7 +73,7 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: MB3-CenterNet by 610265158, Apache-2.0)",
     files: ["models/centernet.json", "models/centernet.bin"],
     bytes: 4_030_290 + 201_673,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "COCO-80 object detector, 512x512 input.",
   },
   "gutenye/ppocr-v4-det": {
@@ -123,8 +123,20 @@ export interface ModelConfig {
   nsfwClassifier: ModelId;
   /** is_nsfw = score >= nsfwThreshold, score = P(Porn) + P(Hentai) (see models/nsfw-classifier.ts). */
   nsfwThreshold: number;
-  /** intra-op threads per ONNX session. */
+  /** intra-op threads per ONNX session (see models/runtime/onnx.ts for why 1 is the default). */
   onnxThreads: number;
+  /** ONNX Runtime execution providers, tried in order; "cuda" needs the CUDA build of onnxruntime-node. */
+  onnxProviders: OnnxProvider[];
+}
+
+export const ONNX_PROVIDERS = ["cuda", "cpu"] as const;
+export type OnnxProvider = (typeof ONNX_PROVIDERS)[number];
+
+function onnxProviders(value: string | undefined, fallback: OnnxProvider[]): OnnxProvider[] {
+  if (value === undefined || value.trim() === "") return fallback;
+  const list = value.split(",").map((s) => s.trim().toLowerCase());
+  for (const p of list) if (!(ONNX_PROVIDERS as readonly string[]).includes(p)) throw new Error(`OBSCURA_ONNX_PROVIDERS: unknown provider ${p}; choose from ${ONNX_PROVIDERS.join(", ")}`);
+  return list as OnnxProvider[];
 }
 
 export const DEFAULT_MODEL_CONFIG: ModelConfig = {
@@ -136,7 +148,8 @@ export const DEFAULT_MODEL_CONFIG: ModelConfig = {
   textDetector: "gutenye/ppocr-v4-det",
   nsfwClassifier: "nsfwjs/mobilenet_v2_mid",
   nsfwThreshold: 0.5,
-  onnxThreads: 2,
+  onnxThreads: 1,
+  onnxProviders: ["cpu"],
 };
 
 function modelId(value: string | undefined, fallback: ModelId, name: string): ModelId {
@@ -169,5 +182,6 @@ export function loadModelConfig(env: Record<string, string | undefined> = proces
     nsfwClassifier: modelId(env.OBSCURA_MODEL_NSFW, d.nsfwClassifier, "OBSCURA_MODEL_NSFW"),
     nsfwThreshold: threshold,
     onnxThreads: env.OBSCURA_ONNX_THREADS ? Math.max(1, Number(env.OBSCURA_ONNX_THREADS)) : d.onnxThreads,
+    onnxProviders: onnxProviders(env.OBSCURA_ONNX_PROVIDERS, d.onnxProviders),
   };
 }
