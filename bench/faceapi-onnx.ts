@@ -44,7 +44,7 @@ const distance = (a: ArrayLike<number>, b: ArrayLike<number>) => Math.sqrt(Array
 console.log(`face-api networks, tfjs-wasm vs onnxruntime-node; ${PHOTOS.length} photos, ${faceCount} hand-counted faces, ${ROUNDS} rounds; ${cpus().length} CPUs, load ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 
 // SSD MobileNetV1: whole photo, detections at MIN_SCORE.
-const ssd1 = new SsdFaceModel(1), ssd2 = new SsdFaceModel(2);
+const ssd1 = new SsdFaceModel({ intraOpThreads: 1 }), ssd2 = new SsdFaceModel({ intraOpThreads: 2 });
 console.log(`\nSSD MobileNetV1, whole photo (per call):`);
 row("tfjs-wasm (face-api)", await time(frames.length, each(({ frame }) => faceapi.detect(frame, MIN_SCORE))));
 row("ORT, 1 thread", await time(frames.length, each(({ frame }) => ssd1.detect(frame, undefined, MIN_SCORE))));
@@ -74,7 +74,7 @@ row("ORT, 2 threads", await time(frames.length, each(({ frame }) => ssd2.detect(
 }
 
 // Landmarks + descriptor (FaceLandmarker.describe), per face, every hand-counted face.
-const lm1 = new FaceLandmarker(1), lm2 = new FaceLandmarker(2);
+const lm1 = new FaceLandmarker({ intraOpThreads: 1 }), lm2 = new FaceLandmarker({ intraOpThreads: 2 });
 console.log(`\n68 landmarks + 128-d descriptor (per face; ORT batches a photo's faces):`);
 row("tfjs-wasm (face-api)", await time(faceCount, each(({ frame, boxes }) => faceapi.describe(frame, boxes))));
 row("ORT, 1 thread", await time(faceCount, each(({ frame, boxes }) => lm1.describe(frame, boxes))));

@@ -7,7 +7,7 @@
 // held-out.ts): nothing in the pipeline chooses by it.
 import type { Box, Frame } from "../types.ts";
 import { singleFlight } from "../models/base.ts";
-import { faceApiOnnx } from "../models/convert/face-api/index.ts";
+import { convertedModelFile } from "../models/convert/index.ts";
 import { INPUT_SIDE, requireFaceCrop, runFaceNet } from "../models/face-api-input.ts";
 import { createSession } from "../models/runtime/onnx.ts";
 
@@ -18,7 +18,7 @@ export type Expression = Record<ExpressionName, number>;
 
 export class ExpressionReader {
   /** Loads the expression network once (single-flight); a failed load may be retried. */
-  readonly load = singleFlight(async () => createSession(await faceApiOnnx("face-api/face_expression"), { intraOpThreads: 1 }));
+  readonly load = singleFlight(async () => createSession(await convertedModelFile("face-api/face_expression")));
 
   /** The expression of the face in each box (a box with no whole pixel inside the frame is an error). */
   async read(frame: Frame, boxes: Box[]): Promise<Expression[]> {

@@ -5,9 +5,9 @@
 // computeFaceDescriptor), written out here on the frame's pixels, every face of a call in one batch.
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { faceApiOnnx } from "./convert/face-api/index.ts";
+import { convertedModelFile } from "./convert/index.ts";
 import { faceCrop, INPUT_SIDE, requireFaceCrop, runFaceNet, type PixelBox } from "./face-api-input.ts";
-import { createSession, ort } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 export interface FaceLandmarks {
   /** 68 (x, y) points in frame coordinates (iBUG 300-W order: jaw 0-16, brows, nose, eyes 36-47, mouth 48-67). */
@@ -30,18 +30,17 @@ interface Sessions {
 
 export class FaceLandmarker extends Model<Sessions> {
   readonly role = "face-landmarks";
-  private readonly threads: number;
+  private readonly onnx: OnnxOptions;
 
-  constructor(threads = 2) {
+  constructor(onnx: OnnxOptions = {}) {
     super("face-api/face_landmark_68");
-    this.threads = threads;
+    this.onnx = onnx;
   }
 
   protected async loadWeights(): Promise<Sessions> {
-    const opts = { intraOpThreads: this.threads };
     return {
-      landmarks: await createSession(await faceApiOnnx("face-api/face_landmark_68"), opts),
-      descriptor: await createSession(await faceApiOnnx("face-api/face_recognition"), opts),
+      landmarks: await createSession(await convertedModelFile("face-api/face_landmark_68"), this.onnx),
+      descriptor: await createSession(await convertedModelFile("face-api/face_recognition"), this.onnx),
     };
   }
 

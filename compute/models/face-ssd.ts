@@ -1,12 +1,12 @@
 // face-api's SSD MobileNetV1 face detector (512x512 input), converted to ONNX by
-// compute/models/convert/face-api/ssd.ts and run on onnxruntime-node. Slower than BlazeFace but
+// compute/models/convert/face-api/ssd.ts (on first load, cached) and run on onnxruntime-node. Slower than BlazeFace but
 // finds turned, tilted and partly hidden faces; the FaceDetector runs it on the whole frame and on
 // tiles. The score threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
-import { faceApiOnnx } from "./convert/face-api/index.ts";
-import { createSession, ort } from "./runtime/onnx.ts";
+import { convertedModelFile } from "./convert/index.ts";
+import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
 /** face-api's locateFaces: NMS IoU and the most faces one call returns (ours: 200, for crowds). */
@@ -23,15 +23,15 @@ export class SsdFaceModel extends Model<ort.InferenceSession> {
    * leaving 0.05 behind).
    */
   readonly minConfidence = 0.6;
-  private readonly threads: number;
+  private readonly onnx: OnnxOptions;
 
-  constructor(threads = 2) {
+  constructor(onnx: OnnxOptions = {}) {
     super("face-api/ssd_mobilenetv1");
-    this.threads = threads;
+    this.onnx = onnx;
   }
 
   protected async loadWeights(): Promise<ort.InferenceSession> {
-    return createSession(await faceApiOnnx("face-api/ssd_mobilenetv1"), { intraOpThreads: this.threads });
+    return createSession(await convertedModelFile(this.id), this.onnx);
   }
 
   protected async warmUp(session: ort.InferenceSession): Promise<void> {

@@ -23,8 +23,8 @@ import { faceBoxes, loadPhoto } from "./photos.ts";
 const PHOTOS = ["astronaut.png", "group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg", "group-collage-small-faces.jpg"];
 
 let faceapi: FaceApiReference;
-const ssd = new SsdFaceModel(1);
-const landmarker = new FaceLandmarker(1);
+const ssd = new SsdFaceModel({ intraOpThreads: 1 });
+const landmarker = new FaceLandmarker({ intraOpThreads: 1 });
 const expressions = new ExpressionReader();
 const frames = new Map<string, Frame>();
 

@@ -31,13 +31,3 @@ export const FACE_API_CONVERSIONS: FaceApiConversion[] = [
 export async function convertFaceApi(c: FaceApiConversion): Promise<OnnxGraph> {
   return c.graph(await readWeights(packageFile("@vladmandic/face-api", "model"), c.manifest));
 }
-
-/**
- * The ONNX model bytes of one of face-api's networks, converted in memory (0.1-0.3 s), which is
- * how the compute service loads them: always the graph this code defines, never a stale file.
- */
-export async function faceApiOnnx(id: FaceApiModelId): Promise<Uint8Array> {
-  const c = FACE_API_CONVERSIONS.find((x) => x.id === id);
-  if (!c) throw new Error(`${id} is not one of face-api's converted networks`);
-  return (await convertFaceApi(c)).serialize();
-}
