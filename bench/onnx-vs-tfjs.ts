@@ -1,4 +1,4 @@
-// The human-models graphs on TF.js (tfjs-wasm, SIMD, one thread) vs their ONNX conversions
+// The human-models graphs and nsfwjs's MobileNetV2Mid on TF.js (tfjs-wasm, SIMD, one thread) vs their ONNX conversions
 // (compute/models/convert/tfjs-graph.ts) on onnxruntime-node with 1 and 2 intra-op threads, on the
 // same input tensors built from fixture photos. Network only (pixels -> input tensor is the same
 // code for both and not timed). Prints wall ms and CPU ms per call (user + system of the whole
@@ -6,22 +6,44 @@
 //   npx node bench/onnx-vs-tfjs.ts [rounds=3] [model ...]
 import { loadavg } from "node:os";
 import { convertedModelFile } from "../compute/models/convert/index.ts";
-import { HUMAN_CONVERSIONS, type HumanConvertedId } from "../compute/models/convert/human-models.ts";
+import type { HumanConvertedId } from "../compute/models/convert/human-models.ts";
 import { resizeToPlanes } from "../compute/models/resize-input.ts";
 import { createSession, ort } from "../compute/models/runtime/onnx.ts";
 import { tf } from "../compute/models/runtime/tfjs.ts";
 import { loadPhoto } from "../test/compute/photos.ts";
 import { HumanTfjsReference, TF_OUTPUTS } from "../test/fixtures/human-tfjs-reference.ts";
+import { NsfwjsReference } from "../test/fixtures/nsfwjs-reference.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const only = process.argv.slice(3);
 const PHOTOS = ["group1.jpg", "astronaut.png", "group-collage-small-faces.jpg", "motorcycle_left.png", "chelsea.png"];
-/** Input side and the value range each graph expects (see convert/human-models.ts). */
-const INPUTS: Record<HumanConvertedId, { side: number; scale: number; bias: number }> = {
-  "human/blazeface-back": { side: 256, scale: 1 / 127.5, bias: -1 },
-  "human/facemesh-detection-full": { side: 192, scale: 1 / 127.5, bias: -1 },
-  "human/centernet": { side: 512, scale: 1, bias: 0 },
-  "human/selfie": { side: 256, scale: 1 / 255, bias: 0 },
+const ref = new HumanTfjsReference();
+const nsfwjs = new NsfwjsReference();
+
+interface Bench {
+  side: number;
+  /** The value range the graph expects (see convert/human-models.ts, convert/nsfwjs.ts). */
+  scale: number;
+  bias: number;
+  tfModel: () => Promise<tf.GraphModel>;
+  tfOutputs?: string[];
+  /** The TF.js outputs laid out as the ONNX graph's, for the differences. */
+  reference: (nchw: Float32Array) => Promise<Float32Array[]>;
+}
+
+const human = (id: HumanConvertedId, side: number, scale: number, bias: number): Bench => ({
+  side, scale, bias,
+  tfModel: () => ref.model(id),
+  tfOutputs: TF_OUTPUTS[id],
+  reference: (x) => ref.outputs(id, x, [1, 3, side, side]),
+});
+
+const BENCHES: Record<string, Bench> = {
+  "human/blazeface-back": human("human/blazeface-back", 256, 1 / 127.5, -1),
+  "human/facemesh-detection-full": human("human/facemesh-detection-full", 192, 1 / 127.5, -1),
+  "human/centernet": human("human/centernet", 512, 1, 0),
+  "human/selfie": human("human/selfie", 256, 1 / 255, 0),
+  "nsfwjs/mobilenet_v2_mid": { side: 224, scale: 1 / 255, bias: 0, tfModel: async () => (await nsfwjs.load()).model, reference: async (x) => [await nsfwjs.outputs(x, 1)] },
 };
 
 /** Wall and CPU ms per call of `fn` over ROUNDS rounds of `calls` calls (after one untimed round). */
@@ -36,22 +58,21 @@ export async function timePerCall(calls: number, rounds: number, fn: () => Promi
 }
 
 const frames = await Promise.all(PHOTOS.map((name) => loadPhoto(name)));
-const ref = new HumanTfjsReference();
 const fmt = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(1).padStart(7)} ms ${t.cpu.toFixed(1).padStart(7)} CPU ms`;
 
 console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; ${PHOTOS.length} photos x ${ROUNDS} rounds, batch 1`);
 console.log(`${"model".padEnd(30)} ${"tfjs-wasm".padEnd(26)} ${"ORT 1 thread".padEnd(26)} ${"ORT 2 threads".padEnd(26)} max |diff| per output`);
-for (const id of Object.keys(HUMAN_CONVERSIONS) as HumanConvertedId[]) {
+for (const [id, b] of Object.entries(BENCHES)) {
   if (only.length && !only.some((o) => id.includes(o))) continue;
-  const { side, scale, bias } = INPUTS[id];
-  const inputs = frames.map((f) => resizeToPlanes(f, side, side, scale, bias));
+  const { side, scale, bias } = b;
+  const inputs = frames.map((f) => resizeToPlanes(f, side, side, { scale, bias }));
   const dims: [number, number, number, number] = [1, 3, side, side];
   // TF.js timed as the service ran it: an NHWC tensor in, every output downloaded.
-  const model = await ref.model(id);
+  const model = await b.tfModel();
   const nhwc = inputs.map((x) => tf.tidy(() => tf.transpose(tf.tensor4d(x, dims), [0, 2, 3, 1])));
   const tfjs = await timePerCall(inputs.length, ROUNDS, async () => {
     for (const x of nhwc) {
-      const out = model.execute(x, TF_OUTPUTS[id]);
+      const out = model.execute(x, b.tfOutputs);
       const list = Array.isArray(out) ? out : [out];
       await Promise.all(list.map((t) => t.data()));
       tf.dispose(list);
@@ -71,7 +92,7 @@ for (const id of Object.keys(HUMAN_CONVERSIONS) as HumanConvertedId[]) {
     if (threads === 1) {
       for (const x of inputs) {
         const got = await session.run({ image: new ort.Tensor("float32", x, dims) });
-        const want = await ref.outputs(id, x, dims);
+        const want = await b.reference(x);
         session.outputNames.forEach((name, k) => {
           const a = got[name]!.data as Float32Array;
           diffs[k] = Math.max(diffs[k] ?? 0, a.reduce((m, v, i) => Math.max(m, Math.abs(v - want[k]![i]!)), 0));

@@ -97,7 +97,7 @@ export const MODEL_CATALOG = {
     licence: "MIT",
     files: ["dist/models/mobilenet_v2_mid/model.min.js", "dist/models/mobilenet_v2_mid/group1-shard*.min.js"],
     bytes: 5_864_553,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "Same classes, larger MobileNetV2, 224x224 input.",
   },
   "nsfwjs/inception_v3": {

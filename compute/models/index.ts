@@ -55,7 +55,7 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),
     text: registry.add(new TextDetector(config.onnxThreads)),
-    nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold)),
+    nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold, onnx)),
     registry,
   };
 }

@@ -41,7 +41,7 @@ export class PersonSegmenter extends Model<Handle> {
   }
 
   private async selfie(session: ort.InferenceSession, frame: Frame): Promise<Float32Array> {
-    const image = new ort.Tensor("float32", resizeToPlanes(frame, SELFIE, SELFIE, 1 / 255), [1, 3, SELFIE, SELFIE]);
+    const image = new ort.Tensor("float32", resizeToPlanes(frame, SELFIE, SELFIE, { scale: 1 / 255 }), [1, 3, SELFIE, SELFIE]);
     return (await session.run({ image })).mask!.data as Float32Array;
   }
 

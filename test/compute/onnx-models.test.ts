@@ -3,17 +3,20 @@
 // same input tensor, so they differ only by float32 summation order: the bounds below are ~5-20x
 // the largest differences measured on these photos (`npx node bench/onnx-vs-tfjs.ts`), relative to
 // outputs whose magnitude is given beside each. Then what a user gets must be the same: the same
-// BlazeFace / face-detector anchors over threshold, the same objects, the same person mask.
+// BlazeFace / face-detector anchors over threshold, the same objects, the same person mask, the
+// same NSFW probabilities.
 import { beforeAll, describe, expect, it } from "vitest";
 import { convertedModelFile } from "../../compute/models/convert/index.ts";
 import type { HumanConvertedId } from "../../compute/models/convert/human-models.ts";
 import { iou } from "../../compute/models/geometry.ts";
+import { NsfwClassifier } from "../../compute/models/nsfw-classifier.ts";
 import { ObjectDetector } from "../../compute/models/object-detector.ts";
 import { PersonSegmenter } from "../../compute/models/person-segmenter.ts";
 import { resizeToPlanes } from "../../compute/models/resize-input.ts";
 import { createSession, ort } from "../../compute/models/runtime/onnx.ts";
 import type { Frame } from "../../compute/types.ts";
 import { HumanTfjsReference } from "../fixtures/human-tfjs-reference.ts";
+import { NsfwjsReference } from "../fixtures/nsfwjs-reference.ts";
 import { loadPhoto } from "./photos.ts";
 
 /** A group photo (faces ~150-300 px, people), a portrait, small faces, a motorbike, a cat, a mug. */
@@ -50,7 +53,7 @@ describe.each(Object.keys(MODELS) as HumanConvertedId[])("%s on ONNX Runtime", (
     for (const batch of names) {
       const per = 3 * side * side;
       const input = new Float32Array(batch.length * per);
-      batch.forEach((name, i) => resizeToPlanes(frames.get(name)!, side, side, scale, bias, input, i * per));
+      batch.forEach((name, i) => resizeToPlanes(frames.get(name)!, side, side, { scale, bias, out: input, offset: i * per }));
       const dims: [number, number, number, number] = [batch.length, 3, side, side];
       const got = await session.run({ image: new ort.Tensor("float32", input, dims) });
       const want = await ref.outputs(id, input, dims);
@@ -100,5 +103,28 @@ describe("PersonSegmenter (Selfie on ONNX Runtime)", () => {
     expect(differ / got.data.length, "pixels on the other side of 50%").toBeLessThan(0.001);
     expect(sum / got.data.length, "mean difference (0..255)").toBeLessThan(0.5);
     if (name !== "chelsea.png") expect(covered, "a person is masked").toBeGreaterThan(got.data.length * 0.05);
+  });
+});
+
+describe("NsfwClassifier (nsfwjs MobileNetV2Mid on ONNX Runtime)", () => {
+  const nsfwjs = new NsfwjsReference();
+  const classifier = new NsfwClassifier("nsfwjs/mobilenet_v2_mid", 0.5, { intraOpThreads: 1, providers: ["cpu"] });
+
+  it("gives TF.js's class probabilities for the same input batch (measured <= 8e-7)", async () => {
+    const session = await createSession(await convertedModelFile("nsfwjs/mobilenet_v2_mid"), { intraOpThreads: 1, providers: ["cpu"] });
+    const batch = ["group1.jpg", "astronaut.png", "chelsea.png"];
+    const per = 3 * 224 * 224;
+    const input = new Float32Array(batch.length * per);
+    batch.forEach((name, i) => resizeToPlanes(frames.get(name)!, 224, 224, { scale: 1 / 255, alignCorners: true, out: input, offset: i * per }));
+    const got = (await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, 224, 224]) })).probabilities!.data as Float32Array;
+    expect(maxAbsDiff(got, await nsfwjs.outputs(input, batch.length))).toBeLessThan(1e-5);
+  });
+
+  it.each(["group1.jpg", "astronaut.png", "coffee.png", "chelsea.png"])("classifies %s as nsfwjs did on TF.js", async (name) => {
+    const frame = frames.get(name)!;
+    const got = await classifier.probabilities(frame);
+    const want = await nsfwjs.probabilities(frame);
+    for (const c of Object.keys(want) as (keyof typeof want)[]) expect(Math.abs(got[c] - want[c]), c).toBeLessThan(1e-3);
+    expect((await classifier.classify(frame)).is_nsfw).toBe(want.Porn + want.Hentai >= 0.5);
   });
 });

@@ -21,6 +21,7 @@ import type { OnnxGraph } from "./onnx-writer.ts";
 import { packageFile } from "../runtime/package-file.ts";
 import { convertFaceApi, FACE_API_CONVERSIONS } from "./face-api/index.ts";
 import { HUMAN_CONVERSIONS, humanGraphFile, type HumanConvertedId } from "./human-models.ts";
+import { convertNsfwjs, NSFWJS_DIRS, nsfwjsFiles, nsfwjsModel, type NsfwConvertedId } from "./nsfwjs.ts";
 
 export interface Conversion {
   /** Files whose bytes define the result (weights, graph); with the converter's code they key the cache. */
@@ -49,8 +50,18 @@ const faceApiConversions = Object.fromEntries(
   ]),
 );
 
+const nsfwConversions = Object.fromEntries(
+  (Object.keys(NSFWJS_DIRS) as NsfwConvertedId[]).map((id) => [
+    id,
+    {
+      sources: async () => [nsfwjsFiles(id).model, ...nsfwjsModel(id).weightsManifest.flatMap((g) => g.paths.map(nsfwjsFiles(id).shards))],
+      build: () => convertNsfwjs(id),
+    } satisfies Conversion,
+  ]),
+);
+
 /** Every model this repo converts to ONNX, by model id. */
-export const CONVERSIONS: Record<string, Conversion> = { ...humanConversions, ...faceApiConversions };
+export const CONVERSIONS: Record<string, Conversion> = { ...humanConversions, ...faceApiConversions, ...nsfwConversions };
 
 const CONVERTER_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(CONVERTER_DIR, "../../..");

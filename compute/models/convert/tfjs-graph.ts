@@ -17,7 +17,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { OnnxGraph, onnxFloat, type Dim } from "./onnx-writer.ts";
-import { readTfWeights, type ManifestGroup, type TfWeight } from "./tfjs-weights.ts";
+import { decodeTfWeights, shardFiles, type ManifestGroup, type ShardReader, type TfWeight } from "./tfjs-weights.ts";
 
 /** A dimension or a small integer in folded shape arithmetic: "N" is the dynamic batch. */
 type Sym = number | "N";
@@ -40,6 +40,13 @@ interface TfNode {
   op: string;
   input?: string[];
   attr?: Record<string, { i?: string; f?: number; b?: boolean; s?: string; list?: { i?: string[]; s?: string[]; f?: number[] }; type?: string; shape?: { dim?: { size: string }[] } }>;
+}
+
+/** A TF.js graph model's model.json. */
+export interface TfjsGraphModel {
+  format?: string;
+  modelTopology: { node: TfNode[] };
+  weightsManifest: ManifestGroup[];
 }
 
 export interface TfjsConversion {
@@ -120,8 +127,14 @@ export class TfjsGraphConverter {
 
   /** Converts the graph at `modelJsonPath` (weights read from the shards beside it). */
   static async convert(modelJsonPath: string, spec: TfjsConversion): Promise<OnnxGraph> {
-    const json = JSON.parse(await readFile(modelJsonPath, "utf8")) as { modelTopology: { node: TfNode[] }; weightsManifest: ManifestGroup[] };
-    const weights = await readTfWeights(path.dirname(modelJsonPath), json.weightsManifest);
+    const json = JSON.parse(await readFile(modelJsonPath, "utf8")) as TfjsGraphModel;
+    return TfjsGraphConverter.convertModel(json, shardFiles(path.dirname(modelJsonPath)), spec);
+  }
+
+  /** Converts a parsed model.json whose weight shards `readShard` supplies (e.g. nsfwjs's JS-module shards). */
+  static async convertModel(json: TfjsGraphModel, readShard: ShardReader, spec: TfjsConversion): Promise<OnnxGraph> {
+    if (!json.modelTopology?.node) throw new Error(`${spec.name}: not a TF.js graph model (a Keras layers model has no graph to convert)`);
+    const weights = await decodeTfWeights(json.weightsManifest, readShard);
     const c = new TfjsGraphConverter(json.modelTopology.node, weights, spec);
     spec.outputs(c.g, (tf) => {
       const v = c.value(tf);
@@ -290,6 +303,33 @@ export class TfjsGraphConverter {
       }
       case "Reshape":
         return this.reshape(n, ins);
+      case "Squeeze": {
+        const x = this.value(ins[0]!);
+        const dims = ints(a.squeeze_dims).map((d) => (d < 0 ? d + x.shape.length : d));
+        const kept = x.shape.map((_, i) => i).filter((i) => !dims.includes(i));
+        // Squeezing NCHW directly gives TF's order only if the kept axes stay in the same order.
+        const nchw = x.nchw && kept.map((i) => NCHW_AXIS[i]!).every((v, k, arr) => k === 0 || arr[k - 1]! < v);
+        const axes = nchw ? dims.map((d) => NCHW_AXIS[d]!) : dims;
+        const y = this.g.node("Squeeze", [nchw ? x.name : this.toNhwc(x), this.g.int64s("axes", axes)]);
+        return out(y, kept.map((i) => x.shape[i]!), false);
+      }
+      case "_FusedMatMul":
+      case "MatMul": {
+        const x = this.value(ins[0]!);
+        const w = this.constant(ins[1]!);
+        if (a.transpose_a?.b) throw new Error(`${this.spec.name}: MatMul ${n.name} with transpose_a`);
+        const [k, m] = a.transpose_b?.b ? [w.shape[1]!, w.shape[0]!] : [w.shape[0]!, w.shape[1]!];
+        const inputs = [this.materialise(x), this.g.initializer(this.g.unique(`${n.name}/w`), w.shape, Float32Array.from(w.data))];
+        const fused = (a.fused_ops?.list?.s ?? []).map(decode);
+        if (fused[0] === "BiasAdd") inputs.push(this.g.initializer(this.g.unique(`${n.name}/b`), [m], Float32Array.from(this.constant(ins[2]!).data)));
+        if (fused.length > 1 || (fused.length === 1 && fused[0] !== "BiasAdd")) throw new Error(`${this.spec.name}: fused ops ${fused} of ${n.name} are not supported`);
+        if (x.shape.length !== 2 || x.shape[1] !== k) throw new Error(`${this.spec.name}: MatMul ${n.name} of [${x.shape}] by [${w.shape}]`);
+        return out(this.g.node("Gemm", inputs, { transB: a.transpose_b?.b ? 1 : 0 }), [x.shape[0]!, m], false);
+      }
+      case "Softmax": {
+        const x = this.value(ins[0]!);
+        return out(this.g.node("Softmax", [this.toNhwc(x)], { axis: -1 }), x.shape, false);
+      }
       case "Shape":
         return { name: "", shape: [this.value(ins[0]!).shape.length], nchw: false, sym: this.value(ins[0]!).shape };
       case "StridedSlice":

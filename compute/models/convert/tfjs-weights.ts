@@ -55,11 +55,22 @@ function decodeOne(w: ManifestEntry, bytes: Buffer): TfWeight {
   return { shape: w.shape, dtype, data };
 }
 
-/** Every weight of a manifest whose shard paths are relative to `dir`, by name. */
-export async function readTfWeights(dir: string, manifest: ManifestGroup[]): Promise<Map<string, TfWeight>> {
+/** Reads one weight shard by its manifest path. */
+export type ShardReader = (shardPath: string) => Promise<Buffer>;
+
+/** Shards stored as files beside the manifest, in `dir`. */
+export const shardFiles = (dir: string): ShardReader => (p) => readFile(path.join(dir, p));
+
+/** Every weight of a manifest whose shard paths are files relative to `dir`, by name. */
+export function readTfWeights(dir: string, manifest: ManifestGroup[]): Promise<Map<string, TfWeight>> {
+  return decodeTfWeights(manifest, shardFiles(dir));
+}
+
+/** Every weight of a manifest, by name, its shards read by `readShard`. */
+export async function decodeTfWeights(manifest: ManifestGroup[], readShard: ShardReader): Promise<Map<string, TfWeight>> {
   const out = new Map<string, TfWeight>();
   for (const group of manifest) {
-    const bin = Buffer.concat(await Promise.all(group.paths.map((p) => readFile(path.join(dir, p)))));
+    const bin = Buffer.concat(await Promise.all(group.paths.map(readShard)));
     let offset = 0;
     for (const w of group.weights) {
       const stored = w.quantization?.dtype ?? w.dtype;
