@@ -128,3 +128,11 @@ describe("NsfwClassifier (nsfwjs MobileNetV2Mid on ONNX Runtime)", () => {
     expect((await classifier.classify(frame)).is_nsfw).toBe(want.Porn + want.Hentai >= 0.5);
   });
 });
+
+describe("ONNX Runtime execution providers", () => {
+  it("runs a model configured for cuda,cpu on the CPU where the CUDA provider is not installed", async () => {
+    const session = await createSession(await convertedModelFile("human/selfie"), { intraOpThreads: 1, providers: ["cuda", "cpu"] });
+    const out = await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * 256 * 256), [1, 3, 256, 256]) });
+    expect(out.mask!.dims).toEqual([1, 1, 256, 256]);
+  });
+});
