@@ -1,19 +1,18 @@
-// face-api's networks: face-api itself on tfjs-wasm (one thread) vs the ONNX conversions
-// (compute/models/convert/face-api) on onnxruntime-node with 1 and 2 intra-op threads, end to end as
-// the compute service calls them (pixels in, detections / landmarks + descriptors / expressions
-// out), on the fixture photos. Prints wall ms and CPU ms (user + system of the whole process, so
-// ORT's pool threads count) per call or per face, and the largest difference of every output.
+// face-api's networks end to end as the compute service calls them (pixels in, detections /
+// landmarks + descriptors / expressions out; bench/onnx-vs-tfjs.ts times the networks alone):
+// face-api itself on tfjs-wasm (one thread) vs the ONNX conversions (compute/models/convert/face-api)
+// on onnxruntime-node with 1 and 2 intra-op threads, on the fixture photos and their hand-counted
+// faces. Prints wall and CPU ms per call or per face, and the largest difference of each result.
 //   npx node bench/faceapi-onnx.ts [rounds=3]
 import { cpus, loadavg } from "node:os";
 import { ExpressionReader, EXPRESSIONS } from "../compute/anonymize/expression.ts";
 import { FaceLandmarker } from "../compute/models/face-landmarks.ts";
-import { INPUT_SIDE, squareInput } from "../compute/models/face-api-input.ts";
 import { SsdFaceModel } from "../compute/models/face-ssd.ts";
 import { iou } from "../compute/models/geometry.ts";
-import { ort } from "../compute/models/runtime/onnx.ts";
 import type { Box, Frame } from "../compute/types.ts";
 import { FaceApiReference } from "../test/fixtures/face-api-reference.ts";
 import { faceBoxes, loadPhoto } from "../test/compute/photos.ts";
+import { timePerCall } from "./timing.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const PHOTOS = ["astronaut.png", "group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg", "group-collage-small-faces.jpg"];
@@ -23,16 +22,7 @@ const frames = await Promise.all(PHOTOS.map(async (name) => ({ name, frame: awai
 const faceCount = frames.reduce((n, f) => n + f.boxes.length, 0);
 const faceapi = await FaceApiReference.load();
 
-/** Wall and CPU ms per unit of `fn` over ROUNDS rounds (after one untimed round). */
-async function time(units: number, fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  await fn();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let r = 0; r < ROUNDS; r++) await fn();
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall: wall / (ROUNDS * units), cpu: (cpu.user + cpu.system) / 1000 / (ROUNDS * units) };
-}
+const time = (units: number, fn: () => Promise<unknown>) => timePerCall(units, ROUNDS, fn);
 
 const each = (fn: (f: { frame: Frame; boxes: Box[] }) => Promise<unknown>) => async () => {
   for (const f of frames) await fn(f);
@@ -50,16 +40,8 @@ row("tfjs-wasm (face-api)", await time(frames.length, each(({ frame }) => faceap
 row("ORT, 1 thread", await time(frames.length, each(({ frame }) => ssd1.detect(frame, undefined, MIN_SCORE))));
 row("ORT, 2 threads", await time(frames.length, each(({ frame }) => ssd2.detect(frame, undefined, MIN_SCORE))));
 {
-  const session = await ssd1.load();
-  const side = INPUT_SIDE.ssd;
-  let boxDiff = 0, scoreDiff = 0, detScore = 0, minIou = 1, faces = 0, sameCount = 0;
+  let detScore = 0, minIou = 1, faces = 0, sameCount = 0;
   for (const { frame } of frames) {
-    const ref = await faceapi.ssdOutputs(frame);
-    const input = new Float32Array(3 * side * side);
-    squareInput(frame, { x: 0, y: 0, width: frame.width, height: frame.height }, side, false, input);
-    const out = await session.run({ image: new ort.Tensor("float32", input, [1, 3, side, side]) });
-    boxDiff = Math.max(boxDiff, maxAbsDiff(out.boxes.data as Float32Array, ref.boxes));
-    scoreDiff = Math.max(scoreDiff, maxAbsDiff(out.scores.data as Float32Array, ref.scores));
     const [want, got] = [await faceapi.detect(frame, MIN_SCORE), await ssd1.detect(frame, undefined, MIN_SCORE)];
     if (want.length === got.length) sameCount++;
     for (const w of want) {
@@ -69,8 +51,7 @@ row("ORT, 2 threads", await time(frames.length, each(({ frame }) => ssd2.detect(
       faces++;
     }
   }
-  console.log(`  max |difference|: raw boxes ${boxDiff.toExponential(1)}, raw scores ${scoreDiff.toExponential(1)} (all 5118 anchors); ` +
-    `detections >= ${MIN_SCORE}: same count on ${sameCount}/${frames.length} photos, ${faces} faces, min IoU ${minIou.toFixed(6)}, max score difference ${detScore.toExponential(1)}`);
+  console.log(`  detections >= ${MIN_SCORE}: same count on ${sameCount}/${frames.length} photos, ${faces} faces, min IoU ${minIou.toFixed(6)}, max score difference ${detScore.toExponential(1)}`);
 }
 
 // Landmarks + descriptor (FaceLandmarker.describe), per face, every hand-counted face.

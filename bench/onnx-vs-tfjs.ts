@@ -18,6 +18,7 @@ import { faceBoxes, loadPhoto } from "../test/compute/photos.ts";
 import { FaceApiReference } from "../test/fixtures/face-api-reference.ts";
 import { HumanTfjsReference, TF_OUTPUTS } from "../test/fixtures/human-tfjs-reference.ts";
 import { NsfwjsReference } from "../test/fixtures/nsfwjs-reference.ts";
+import { timePerCall } from "./timing.ts";
 
 const ROUNDS = Number(process.argv[2] ?? 3);
 const only = process.argv.slice(3);
@@ -81,17 +82,6 @@ const BENCHES: Record<string, Bench> = {
   "face-api/face_recognition": faceApi("face-api/face_recognition", INPUT_SIDE.recognition),
   "face-api/face_expression": faceApi("face-api/face_expression", INPUT_SIDE.features),
 };
-
-/** Wall and CPU ms per call of `fn` over ROUNDS rounds of `calls` calls (after one untimed round). */
-export async function timePerCall(calls: number, rounds: number, fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  await fn();
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  for (let r = 0; r < rounds; r++) await fn();
-  const wall = performance.now() - t0;
-  const cpu = process.cpuUsage(cpu0);
-  return { wall: wall / (rounds * calls), cpu: (cpu.user + cpu.system) / 1000 / (rounds * calls) };
-}
 
 const frames = await Promise.all(PHOTOS.map((name) => loadPhoto(name)));
 const fmt = (t: { wall: number; cpu: number }) => `${t.wall.toFixed(1).padStart(7)} ms ${t.cpu.toFixed(1).padStart(7)} CPU ms`;
