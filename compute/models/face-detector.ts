@@ -65,13 +65,13 @@ export class FaceDetector {
       const long = Math.max(width, height);
       const found: Detection[] = [];
       if (this.ssd) {
-        found.push(...(await this.ssd.detect(image)));
+        found.push(...(await this.ssd.detect(frame)));
         // SSD sees 512 px; tiles pay off once the frame is well above that.
         if (this.options.ssdTiles && long > 900) {
           const side = Math.max(this.options.ssdTileMin, Math.round(long / 3));
           for (const t of this.tiles(width, height, side)) {
             if (t.width === width && t.height === height) continue;
-            found.push(...(await this.ssd.detect(image, t)));
+            found.push(...(await this.ssd.detect(frame, t)));
           }
         }
       }

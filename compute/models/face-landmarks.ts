@@ -1,10 +1,13 @@
 // face-api's 68-point landmark net and 128-d face descriptor (ResNet-34 from dlib) as one model
 // class: anonymisation needs both for the same face (landmarks to align, descriptor to compare).
+// Both are converted to ONNX by compute/models/convert/face-api/ and run on onnxruntime-node; the
+// steps around them are face-api's (extractFaceTensors, detectLandmarks, FaceLandmarks.align,
+// computeFaceDescriptor), written out here on the frame's pixels, every face of a call in one batch.
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { cropFrame, type FrameRegion } from "./geometry.ts";
-import { faceApiModelDir, loadFaceApi, type FaceApi } from "./runtime/face-api.ts";
-import { frameToTensor, tf } from "./runtime/tfjs.ts";
+import { convertedModelFile } from "./convert/index.ts";
+import { faceCrop, INPUT_SIDE, requireFaceCrop, runFaceNet, type PixelBox } from "./face-api-input.ts";
+import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 export interface FaceLandmarks {
   /** 68 (x, y) points in frame coordinates (iBUG 300-W order: jaw 0-16, brows, nose, eyes 36-47, mouth 48-67). */
@@ -13,26 +16,37 @@ export interface FaceLandmarks {
   descriptor: Float32Array;
 }
 
-export class FaceLandmarker extends Model<FaceApi> {
+type Point = { x: number; y: number };
+
+const LANDMARK_SIDE = INPUT_SIDE.features;
+const DESCRIPTOR_SIDE = INPUT_SIDE.recognition;
+/** FaceLandmarks.align()'s padding of the landmarks' bounding box (alignMinBbox's default). */
+const ALIGN_PADDING = 0.2;
+
+interface Sessions {
+  landmarks: ort.InferenceSession;
+  descriptor: ort.InferenceSession;
+}
+
+export class FaceLandmarker extends Model<Sessions> {
   readonly role = "face-landmarks";
+  private readonly onnx: OnnxOptions;
 
-  constructor() {
+  constructor(onnx: OnnxOptions = {}) {
     super("face-api/face_landmark_68");
+    this.onnx = onnx;
   }
 
-  protected async loadWeights(): Promise<FaceApi> {
-    const faceapi = await loadFaceApi();
-    const dir = faceApiModelDir();
-    if (!faceapi.nets.faceLandmark68Net.isLoaded) await faceapi.nets.faceLandmark68Net.loadFromDisk(dir);
-    if (!faceapi.nets.faceRecognitionNet.isLoaded) await faceapi.nets.faceRecognitionNet.loadFromDisk(dir);
-    return faceapi;
+  protected async loadWeights(): Promise<Sessions> {
+    return {
+      landmarks: await createSession(await convertedModelFile("face-api/face_landmark_68"), this.onnx),
+      descriptor: await createSession(await convertedModelFile("face-api/face_recognition"), this.onnx),
+    };
   }
 
-  protected async warmUp(faceapi: FaceApi): Promise<void> {
-    const t = tf.zeros([112, 112, 3], "int32");
-    await faceapi.nets.faceLandmark68Net.detectLandmarks(t);
-    await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(t);
-    t.dispose();
+  protected async warmUp(s: Sessions): Promise<void> {
+    await s.landmarks.run({ face: new ort.Tensor("float32", new Float32Array(3 * LANDMARK_SIDE ** 2), [1, 3, LANDMARK_SIDE, LANDMARK_SIDE]) });
+    await s.descriptor.run({ face: new ort.Tensor("float32", new Float32Array(3 * DESCRIPTOR_SIDE ** 2), [1, 3, DESCRIPTOR_SIDE, DESCRIPTOR_SIDE]) });
   }
 
   /**
@@ -40,123 +54,51 @@ export class FaceLandmarker extends Model<FaceApi> {
    * none (an empty list) for a box with no whole pixel row or column inside the frame, such as a
    * tracked box sliding off the frame's edge, where face-api has nothing to read.
    */
-  async landmarks(frame: Frame, faces: Box[]): Promise<Array<Array<{ x: number; y: number }>>> {
-    const faceapi = await this.load();
-    const images = new Tensors();
-    try {
-      const out: Array<Array<{ x: number; y: number }>> = [];
-      for (const [i, region] of regionsOf(frame, faces).entries()) {
-        const found = await this.landmarksIn(faceapi, images.of(region.frame), inRegion(faces[i], region));
-        out.push(found ? shifted(found.positions, region) : []);
-      }
-      return out;
-    } finally {
-      images.dispose();
-    }
+  async landmarks(frame: Frame, faces: Box[]): Promise<Point[][]> {
+    const s = await this.load();
+    const crops = faces.map((f) => faceCrop(f, frame));
+    const readable = crops.flatMap((crop, i) => (crop ? [{ face: faces[i], crop, i }] : []));
+    const found = await landmarksIn(s, frame, readable);
+    const out: Point[][] = faces.map(() => []);
+    readable.forEach(({ i }, k) => (out[i] = found[k]));
+    return out;
   }
 
   /** Landmarks and descriptor for each face box (boxes as returned by FaceDetector). */
   async describe(frame: Frame, faces: Box[]): Promise<FaceLandmarks[]> {
-    const faceapi = await this.load();
-    const images = new Tensors();
-    try {
-      const out: FaceLandmarks[] = [];
-      for (const [i, crop] of regionsOf(frame, faces).entries()) {
-        let region = crop;
-        let described = await this.describeIn(faceapi, images.of(region.frame), inRegion(faces[i], region));
-        // The aligned box reaches past the crop only for landmarks far outside the face box: then
-        // the whole frame, so the result is always the whole frame's.
-        if (!readInside(described.aligned, region, frame)) {
-          region = { frame, x: 0, y: 0 };
-          described = await this.describeIn(faceapi, images.of(frame), faces[i]);
-        }
-        out.push({ points: shifted(described.points, region), descriptor: described.descriptor });
-      }
-      return out;
-    } finally {
-      images.dispose();
-    }
-  }
-
-  private async landmarksIn(faceapi: FaceApi, image: tf.Tensor3D, f: Box) {
-    const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(f.x, f.y, f.width, f.height)]);
-    // face-api drops a box that, clipped to the image and floored, has no width or height left.
-    if (!crop) return undefined;
-    try {
-      // Landmarks are relative to the box: shift them into the image.
-      return (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop)).shiftBy(f.x, f.y);
-    } finally {
-      tf.dispose(crop);
-    }
-  }
-
-  private async describeIn(faceapi: FaceApi, image: tf.Tensor3D, f: Box): Promise<{ points: Array<{ x: number; y: number }>; descriptor: Float32Array; aligned: Box }> {
-    const lm = await this.landmarksIn(faceapi, image, f);
-    if (!lm) throw new Error(`No face to describe: the box ${[f.x, f.y, f.width, f.height].map((v) => v.toFixed(1)).join(",")} has no whole pixel inside the image`);
-    const aligned = lm.align();
-    const [face] = await faceapi.extractFaceTensors(image, [aligned]);
-    try {
-      const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(face)) as Float32Array;
-      return { points: lm.positions, descriptor, aligned: { x: aligned.x, y: aligned.y, width: aligned.width, height: aligned.height } };
-    } finally {
-      tf.dispose(face);
-    }
+    const s = await this.load();
+    const jobs = faces.map((face) => ({ face, crop: requireFaceCrop(face, frame, "No face to describe") }));
+    const points = await landmarksIn(s, frame, jobs);
+    const aligned = points.map((p) => requireFaceCrop(alignedBox(p), frame, "No face to describe (its aligned box)"));
+    const descriptors = await runFaceNet(s.descriptor, frame, aligned, DESCRIPTOR_SIDE, 128);
+    return points.map((p, i) => ({ points: p, descriptor: descriptors[i] }));
   }
 }
 
-/**
- * The part of the frame a face's landmarks and descriptor are computed from: its box grown by its
- * larger side on every side, clipped to the frame. face-api reads only the face box and the box it
- * aligns from the landmarks (their bounding box padded by 10 % a side), each clipped at the image
- * border, so on this crop it computes what it computes on the whole frame (checked by readInside)
- * without converting the whole frame to a tensor for every face: about a third of the time per
- * face on a 1920x1280 photo (250 -> 90 ms; 232 -> 141 ms a face over the test photos).
- */
-function around(frame: Frame, box: Box): FrameRegion {
-  const m = Math.max(box.width, box.height);
-  return cropFrame(frame, { x: box.x - m, y: box.y - m, width: box.width + 2 * m, height: box.height + 2 * m });
+/** Landmarks of each face in frame coordinates: detectLandmarks on its crop, shifted by its box. */
+async function landmarksIn(s: Sessions, frame: Frame, jobs: Array<{ face: Box; crop: PixelBox }>): Promise<Point[][]> {
+  const raw = await runFaceNet(s.landmarks, frame, jobs.map((j) => j.crop), LANDMARK_SIDE, 136);
+  return jobs.map(({ face, crop }, k) => {
+    // face-api's postProcess: undo the centred padding of the square (|w - h| / 2 on the short
+    // side), relative to the crop. The points are then shifted by the box as it was given, not
+    // by the clipped and floored crop (FaceLandmarks.shiftBy(box.x, box.y) in face-api's usage).
+    const scale = LANDMARK_SIDE / Math.max(crop.width, crop.height);
+    const w = crop.width * scale, h = crop.height * scale;
+    const padX = w < h ? (h - w) / 2 : 0;
+    const padY = h < w ? (w - h) / 2 : 0;
+    const r = raw[k];
+    return Array.from({ length: 68 }, (_, i) => ({
+      x: ((r[2 * i] * LANDMARK_SIDE - padX) / w) * crop.width + face.x,
+      y: ((r[2 * i + 1] * LANDMARK_SIDE - padY) / h) * crop.height + face.y,
+    }));
+  });
 }
 
-/**
- * Where each face is read from: the crop around it, or the whole frame for every face when the
- * crops together would hold more pixels than the frame (many large faces: the frame is then
- * converted once for all of them).
- */
-function regionsOf(frame: Frame, faces: Box[]): FrameRegion[] {
-  const crops = faces.map((f) => around(frame, f));
-  const pixels = crops.reduce((n, c) => n + c.frame.width * c.frame.height, 0);
-  return pixels < frame.width * frame.height ? crops : faces.map(() => ({ frame, x: 0, y: 0 }));
-}
-
-/** A face box in its region's coordinates. */
-function inRegion(box: Box, region: FrameRegion): Box {
-  return { ...box, x: box.x - region.x, y: box.y - region.y };
-}
-
-/** Each frame converted to a tensor once, all disposed together. */
-class Tensors {
-  private readonly made = new Map<Frame, tf.Tensor3D>();
-
-  of(frame: Frame): tf.Tensor3D {
-    let t = this.made.get(frame);
-    if (!t) this.made.set(frame, (t = frameToTensor(frame)));
-    return t;
-  }
-
-  dispose(): void {
-    for (const t of this.made.values()) t.dispose();
-    this.made.clear();
-  }
-}
-
-/** Whether `box` (crop coordinates) lies inside the crop wherever the crop cuts the frame. */
-function readInside(box: Box, crop: FrameRegion, frame: Frame): boolean {
-  return (box.x >= 0 || crop.x === 0) && (box.y >= 0 || crop.y === 0) &&
-    (box.x + box.width <= crop.frame.width || crop.x + crop.frame.width === frame.width) &&
-    (box.y + box.height <= crop.frame.height || crop.y + crop.frame.height === frame.height);
-}
-
-/** face-api points in crop coordinates, as plain points in frame coordinates. */
-function shifted(points: Array<{ x: number; y: number }>, crop: FrameRegion): Array<{ x: number; y: number }> {
-  return points.map((p) => ({ x: p.x + crop.x, y: p.y + crop.y }));
+/** FaceLandmarks.align(): the landmarks' bounding box grown by 20 % of its size (10 % a side). */
+function alignedBox(points: Point[]): Box {
+  // minBbox starts its maxima at 0, not -Infinity.
+  const minX = Math.min(...points.map((p) => p.x)), minY = Math.min(...points.map((p) => p.y));
+  const maxX = Math.max(0, ...points.map((p) => p.x)), maxY = Math.max(0, ...points.map((p) => p.y));
+  const w = maxX - minX, h = maxY - minY;
+  return { x: minX - (w * ALIGN_PADDING) / 2, y: minY - (h * ALIGN_PADDING) / 2, width: w + w * ALIGN_PADDING, height: h + h * ALIGN_PADDING };
 }

@@ -46,15 +46,16 @@ export class ModelRegistry {
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const registry = new ModelRegistry();
-  const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel()) : undefined;
+  const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
+  const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(onnx)) : undefined;
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
   return {
     faces: new FaceDetector({ ssd, blaze }),
-    landmarks: registry.add(new FaceLandmarker()),
-    persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm")),
-    objects: registry.add(new ObjectDetector()),
+    landmarks: registry.add(new FaceLandmarker(onnx)),
+    persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
+    objects: registry.add(new ObjectDetector(onnx)),
     text: registry.add(new TextDetector(config.onnxThreads)),
-    nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold)),
+    nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold, onnx)),
     registry,
   };
 }

@@ -209,6 +209,7 @@ describe("anonymized photos, measured with face-api", () => {
     expect(results.length).toBe(24);
     expect(results.filter((r) => r.score >= 0.5).length).toBe(24);
     const d = results.map((r) => r.distance).sort((a, b) => a - b);
+    console.log(`identity distance original -> output: min ${d[0].toFixed(3)}, median ${((d[11] + d[12]) / 2).toFixed(3)}; SSD score min ${Math.min(...results.map((r) => r.score)).toFixed(2)}`);
     expect(d.filter((x) => x >= 0.6).length).toBe(24);
     expect((d[11] + d[12]) / 2).toBeGreaterThanOrEqual(0.65);
   });

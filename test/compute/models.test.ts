@@ -4,7 +4,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { loadModelConfig } from "../../compute/config.ts";
-import type { Box, Frame } from "../../compute/types.ts";
 import { faceBoxes, loadPhoto, matches, zoomedOnFace } from "./photos.ts";
 
 let models: Models;
@@ -165,42 +164,6 @@ describe("FaceLandmarker", () => {
     expect(b).toEqual([]);
     expect(face).toHaveLength(68);
     await expect(models.landmarks.describe(astro, [sliver])).rejects.toThrow(/no whole pixel inside the image/);
-  });
-
-  it("reads each face from a crop around it and gets exactly what face-api gets from the whole frame", async () => {
-    // The reference: face-api's own steps on the whole frame (landmarks in the box, descriptor in
-    // the box aligned from them), as FaceLandmarker computed them before it cropped.
-    const { frameToTensor, tf } = await import("../../compute/models/runtime/tfjs.ts");
-    const { loadFaceApi } = await import("../../compute/models/runtime/face-api.ts");
-    const faceapi = await loadFaceApi();
-    const whole = async (frame: Frame, b: Box) => {
-      const image = frameToTensor(frame);
-      const [crop] = await faceapi.extractFaceTensors(image, [new faceapi.Rect(b.x, b.y, b.width, b.height)]);
-      const lm = (await faceapi.nets.faceLandmark68Net.detectLandmarks(crop)).shiftBy(b.x, b.y);
-      const [aligned] = await faceapi.extractFaceTensors(image, [lm.align()]);
-      const descriptor = (await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(aligned)) as Float32Array;
-      tf.dispose([crop, aligned, image]);
-      return { points: lm.positions.map((q: { x: number; y: number }) => ({ x: q.x, y: q.y })), descriptor };
-    };
-    const frame = await loadPhoto("group4.jpg");
-    const boxes: Box[] = [...faceBoxes()["group4.jpg"]];
-    // A box cut by the frame's left edge and one a little off its face, at fractional positions.
-    boxes.push({ ...boxes[0], x: -boxes[0].width * 0.3 }, { ...boxes[1], x: boxes[1].x + 3.3, y: boxes[1].y - 2.7 });
-    // One face per call (read from its crop), and all of them twice over in one call (their crops
-    // together then hold more pixels than the frame, so the frame is read once for all of them).
-    const together = await models.landmarks.describe(frame, [...boxes, ...boxes]);
-    const landmarks = await models.landmarks.landmarks(frame, [...boxes, ...boxes]);
-    for (const [i, b] of boxes.entries()) {
-      const ref = await whole(frame, b);
-      const [alone] = await models.landmarks.describe(frame, [b]);
-      for (const got of [alone, together[i], together[i + boxes.length]]) {
-        expect(Array.from(got.descriptor)).toEqual(Array.from(ref.descriptor));
-        expect(got.points).toEqual(ref.points);
-      }
-      expect((await models.landmarks.landmarks(frame, [b]))[0]).toEqual(ref.points);
-      expect(landmarks[i]).toEqual(ref.points);
-      expect(landmarks[i + boxes.length]).toEqual(ref.points);
-    }
   });
 });
 

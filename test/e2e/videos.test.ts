@@ -110,17 +110,8 @@ beforeAll(async () => {
   inputFrames = await decodeFrames(clipPath);
   expect(inputFrames.length).toBe(FRAMES);
   const { SsdFaceModel } = await import("../../compute/models/face-ssd.ts");
-  const { frameToTensor } = await import("../../compute/models/runtime/tfjs.ts");
   const ssd = new SsdFaceModel();
-  await ssd.load(); // initialises the tfjs backend too
-  for (let i = 0; i < FRAMES; i += 5) {
-    const t = frameToTensor(inputFrames[i]!);
-    try {
-      inputFaces.set(i, await ssd.detect(t));
-    } finally {
-      t.dispose();
-    }
-  }
+  for (let i = 0; i < FRAMES; i += 5) inputFaces.set(i, await ssd.detect(inputFrames[i]!));
   account = await featureAccount(500);
   clipUrl = await upload(account, "video", clip);
 });

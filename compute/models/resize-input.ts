@@ -1,0 +1,80 @@
+// A frame as a network input: the whole frame squashed to width x height with TF's bilinear
+// resize (tf.image.resizeBilinear; by default its legacy sampling, source = destination * in/out
+// with no half-pixel offset, or with alignCorners source = destination * (in-1)/(out-1)), as float
+// RGB planes (NCHW), each value v * scale + bias. This is what the TF.js code paths fed CenterNet,
+// Selfie and nsfwjs (resize, then normalise), computed straight from the frame buffer.
+import type { Frame } from "../types.ts";
+
+/** Three float planes (R, G, B), each width x height. */
+export interface Planes {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+export interface ResizeOptions {
+  scale?: number;
+  bias?: number;
+  alignCorners?: boolean;
+  /** Where to write (e.g. one image of a batch): a new array when absent. */
+  out?: Float32Array;
+  offset?: number;
+}
+
+/** For each output position along one axis: first source index, second, and the second's weight. */
+function taps(size: number, outSize: number, alignCorners: boolean): { lo: Int32Array; hi: Int32Array; w: Float64Array } {
+  const lo = new Int32Array(outSize), hi = new Int32Array(outSize), w = new Float64Array(outSize);
+  const ratio = alignCorners && outSize > 1 ? (size - 1) / (outSize - 1) : size / outSize;
+  for (let k = 0; k < outSize; k++) {
+    const src = k * ratio;
+    lo[k] = Math.floor(src);
+    hi[k] = Math.min(size - 1, Math.ceil(src));
+    w[k] = src - lo[k]!;
+  }
+  return { lo, hi, w };
+}
+
+/** `src` (an interleaved frame or float planes) resized into [3, height, width] float planes. */
+export function resizeToPlanes(src: Frame | Planes, width: number, height: number, opts: ResizeOptions = {}): Float32Array {
+  const { scale = 1, bias = 0, alignCorners = false, offset = 0 } = opts;
+  const out = opts.out ?? new Float32Array(3 * width * height);
+  const { data } = src;
+  // Element strides of a column, a row and a channel in the source.
+  const planar = data instanceof Float32Array;
+  const col = planar ? 1 : (src as Frame).channels;
+  const row = src.width * col;
+  const chan = planar ? src.width * src.height : 1;
+  const xs = taps(src.width, width, alignCorners);
+  const ys = taps(src.height, height, alignCorners);
+  const plane = width * height;
+  for (let r = 0; r < height; r++) {
+    const r0 = ys.lo[r]! * row, r1 = ys.hi[r]! * row, fy = ys.w[r]!;
+    for (let k = 0; k < width; k++) {
+      const a0 = xs.lo[k]! * col, a1 = xs.hi[k]! * col, fx = xs.w[k]!;
+      const o = offset + r * width + k;
+      for (let c = 0; c < 3; c++) {
+        const ch = c * chan;
+        const tl = data[r0 + a0 + ch]!, tr = data[r0 + a1 + ch]!, bl = data[r1 + a0 + ch]!, br = data[r1 + a1 + ch]!;
+        // tfjs's order of operations: across each row, then down.
+        const top = tl + (tr - tl) * fx;
+        const bottom = bl + (br - bl) * fx;
+        out[o + c * plane] = (top + (bottom - top) * fy) * scale + bias;
+      }
+    }
+  }
+  return out;
+}
+
+/** 2x2 average (TF avgPool 2, stride 2, 'valid': an odd last row/column is dropped). */
+export function halvePlanes(p: Planes): Planes {
+  const width = Math.floor(p.width / 2), height = Math.floor(p.height / 2);
+  const data = new Float32Array(3 * width * height);
+  const src = p.width * p.height;
+  for (let c = 0; c < 3; c++)
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = c * src + 2 * y * p.width + 2 * x;
+        data[c * width * height + y * width + x] = (p.data[i]! + p.data[i + 1]! + p.data[i + p.width]! + p.data[i + p.width + 1]!) / 4;
+      }
+  return { data, width, height };
+}
