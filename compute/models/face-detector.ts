@@ -1,105 +1,107 @@
-// Finds every face, small and large, frontal and turned. One pass of one detector misses small
-// faces in group photos (SSD sees the frame at 512 px, so a 25 px face in a 1920 px photo shrinks
-// to ~7 px), so we combine:
-//   1. SSD MobileNetV1 on the whole frame: large, turned, tilted and partly hidden faces;
-//   2. BlazeFace (back-camera model, 256 px input) on overlapping square tiles of ~512 px, so
-//      small faces are seen at 2-4x the resolution; only small boxes are taken from tiles;
-//   3. BlazeFace on the whole frame for faces larger than the tiles take (zoomed-in faces);
-//   4. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
-//      on our set it added no face the passes above missed);
-// and merge everything with NMS. Measured on test/fixtures/photos (faces.json): see the report
-// printed by test/compute/models.test.ts.
+// Finds every face, from 14 px wide to the whole frame, frontal, turned and tilted. One pass of one
+// detector cannot: SSD sees the frame at 512 px (a 25 px face in a 1920 px photo shrinks to 7 px)
+// and BlazeFace on large tiles misses what is small. So, all on ONNX Runtime:
+//   1. small faces: BlazeFace-back on square tiles of 192 frame px seen at 256 px (x1.33), so a
+//      14 px face reaches 19 px at the model's input; boxes up to 0.4 of a tile are taken. At a
+//      score of 0.5 it misses almost nothing but also takes texture for faces, so candidates under
+//      0.75 get a second look (the full-range detector on a crop three times their size, centred on
+//      them) and are kept where that look scores them 0.3 or more;
+//   2. middle faces: BlazeFace-back on tiles of ~512 px (faces up to ~205 px at 720p/1080p);
+//   3. large faces: BlazeFace-back on the whole frame (zoomed-in faces past the tiles' cap);
+//   4. SSD MobileNetV1 on the whole frame: turned, tilted and partly hidden faces;
+// and merge everything with NMS. Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto
+// real scenes, by size and variant, and the fixture photos); pinned by test/compute/face-recall.test.ts.
 import type { Detection, Frame } from "../types.ts";
 import { clipBox, nms, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
-import { frameToTensor, tf } from "./runtime/tfjs.ts";
 
 export interface FaceDetectorOptions {
-  /** Also run SSD on tiles (side = max(ssdTileMin, long side / 3)); costly: ~0.4 s per tile. */
-  ssdTiles: boolean;
-  ssdTileMin: number;
-  /** BlazeFace tile side in pixels (bounded to keep the tile count small on huge frames). */
+  /** Small-face tiles: frame px per tile (seen at 256 px), grown on huge frames to stay under smallMaxTiles. */
+  smallTile: number;
+  smallMaxTiles: number;
+  /** Small-face candidates need this score; under `smallSureScore` they need the second look's `smallVerifyScore`. */
+  smallMinScore: number;
+  smallSureScore: number;
+  smallVerifyScore: number;
+  /** BlazeFace middle-size tile side in pixels (bounded to keep the tile count small on huge frames). */
   blazeTile: number;
-  /** Largest BlazeFace tile box kept, as a fraction of the tile side (larger ones are left to SSD). */
+  /** Largest BlazeFace tile box kept, as a fraction of the tile side (larger ones are left to the whole-frame passes). */
   blazeMaxFraction: number;
-  /** Tile boxes wider than 0.2 of the tile (middle-sized faces) need at least this score. */
+  /** Middle-size tile boxes wider than 0.2 of the tile need at least this score. */
   blazeMidMinScore: number;
   maxTiles: number;
 }
 
-const DEFAULTS: FaceDetectorOptions = { ssdTiles: false, ssdTileMin: 640, blazeTile: 512, blazeMaxFraction: 0.4, blazeMidMinScore: 0.75, maxTiles: 24 };
+const DEFAULTS: FaceDetectorOptions = {
+  smallTile: 192,
+  smallMaxTiles: 96,
+  smallMinScore: 0.5,
+  smallSureScore: 0.75,
+  smallVerifyScore: 0.3,
+  blazeTile: 512,
+  blazeMaxFraction: 0.4,
+  blazeMidMinScore: 0.75,
+  maxTiles: 24,
+};
 
 export class FaceDetector {
   readonly ssd: SsdFaceModel | undefined;
   readonly blaze: BlazeFaceModel | undefined;
+  /** The second look at small-face candidates (MediaPipe's full-range detector). */
+  readonly verifier: BlazeFaceModel | undefined;
   readonly options: FaceDetectorOptions;
 
-  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
+  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
     if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
     this.ssd = models.ssd;
     this.blaze = models.blaze;
+    this.verifier = models.verifier;
     this.options = { ...DEFAULTS, ...options };
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.ssd?.load(), this.blaze?.load()]);
+    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load()]);
   }
 
-  /** Tiles of about `side` px, grown until there are at most maxTiles of them. */
-  private tiles(width: number, height: number, side: number) {
+  /** A tile side of at least `side` px, grown until there are at most `max` tiles. */
+  private tileSide(width: number, height: number, side: number, max: number): number {
     let s = side;
-    let tiles = squareTiles(width, height, s);
-    while (tiles.length > this.options.maxTiles) {
-      s = Math.round(s * 1.25);
-      tiles = squareTiles(width, height, s);
-    }
-    return tiles;
+    while (squareTiles(width, height, s).length > max) s = Math.round(s * 1.25);
+    return s;
   }
 
   async detect(frame: Frame): Promise<Detection[]> {
     await this.load();
-    const image = frameToTensor(frame);
-    try {
-      const { width, height } = frame;
-      const long = Math.max(width, height);
-      const found: Detection[] = [];
-      if (this.ssd) {
-        found.push(...(await this.ssd.detect(frame)));
-        // SSD sees 512 px; tiles pay off once the frame is well above that.
-        if (this.options.ssdTiles && long > 900) {
-          const side = Math.max(this.options.ssdTileMin, Math.round(long / 3));
-          for (const t of this.tiles(width, height, side)) {
-            if (t.width === width && t.height === height) continue;
-            found.push(...(await this.ssd.detect(frame, t)));
-          }
-        }
-      }
-      if (this.blaze) {
-        const side = Math.max(this.options.blazeTile, Math.round(long / 6));
-        // Tiles are for small and middle-sized faces; a face filling much of a tile is SSD's job on
-        // the whole frame, and BlazeFace's large boxes on tiles are mostly texture false positives.
-        // The cap was 0.2 of the tile (102 px): faces 110-200 px wide were then left to SSD alone,
-        // which sees a 720p frame at 0.4x and scores such faces 0.25-0.6 (under its 0.6): a 720p
-        // pan/zoom over group1.jpg lost 14 of 48 sampled face-frames. At 0.4 the photo set keeps
-        // recall 0.956 (65/68); the two false boxes it adds there (BlazeFace 0.61 and 0.62) are
-        // why boxes above 0.2 of the tile need a score of 0.75 (the video's faces score 0.82-0.97).
-        // Measured by test/compute/models.test.ts and test/compute/video-face-blur.test.ts.
-        const cap = this.options.blazeMaxFraction * side;
-        const small = (await this.blaze.detectTiles(image, side)).filter(
-          (d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
-        );
-        found.push(...small);
-        // Large faces: boxes above the tiles' cap were SSD's alone, and SSD scores faces zoomed in
-        // past about 250 px in a 1080p frame (upscaled, tilted, looking down) under its 0.6: on
-        // the group photos zoomed so one face is 260-640 px wide in 1920x1080, it found 24 of 32
-        // whole faces. BlazeFace on the whole frame (256 px, where such a face is 35 px or more)
-        // finds them; only its boxes wider than the cap are taken, at the mid-size score.
-        found.push(...(await this.blaze.detect(image)).filter((d) => d.width > cap && d.score >= this.options.blazeMidMinScore));
-      }
-      return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
-    } finally {
-      tf.dispose(image);
+    const { width, height } = frame;
+    const long = Math.max(width, height);
+    const o = this.options;
+    // The passes are independent: ONNX Runtime runs each session.run on its own thread, so they overlap.
+    const passes: Array<Promise<Detection[]>> = [];
+    if (this.ssd) passes.push(this.ssd.detect(frame));
+    if (this.blaze) {
+      const blaze = this.blaze;
+      passes.push(this.smallFaces(frame));
+      const side = this.tileSide(width, height, Math.max(o.blazeTile, Math.round(long / 6)), o.maxTiles);
+      const cap = o.blazeMaxFraction * side;
+      passes.push(
+        blaze.detectTiles(frame, side).then((found) => found.filter((d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= o.blazeMidMinScore))),
+        // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 35 px or more.
+        blaze.detect(frame).then((found) => found.filter((d) => d.width > cap && d.score >= o.blazeMidMinScore)),
+      );
     }
+    const found = (await Promise.all(passes)).flat();
+    return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
+  }
+
+  /** Faces up to 0.4 of a small tile (77 px at the default 192), each unsure one looked at twice. */
+  private async smallFaces(frame: Frame): Promise<Detection[]> {
+    const o = this.options;
+    const side = this.tileSide(frame.width, frame.height, o.smallTile, o.smallMaxTiles);
+    const candidates = nms((await this.blaze!.detectTiles(frame, side, 0.25, o.smallMinScore)).filter((d) => d.width <= o.blazeMaxFraction * side));
+    if (!this.verifier) return candidates.filter((d) => d.score >= o.smallSureScore);
+    const unsure = candidates.filter((d) => d.score < o.smallSureScore);
+    const second = await this.verifier.rescore(frame, unsure, 3);
+    return candidates.filter((d) => d.score >= o.smallSureScore || second[unsure.indexOf(d)]! >= o.smallVerifyScore);
   }
 }
