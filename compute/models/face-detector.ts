@@ -4,15 +4,16 @@
 //   1. small faces: BlazeFace-back on square tiles of 192 frame px seen at 256 px (x1.33), so a
 //      14 px face reaches 19 px at the model's input; boxes up to 0.4 of a tile are taken. At a
 //      score of 0.5 it misses almost nothing but also takes texture for faces, so candidates under
-//      0.75 get a second look (the full-range detector on a crop three times their size, centred on
-//      them) and are kept where that look scores them 0.3 or more;
-//   2. middle faces: BlazeFace-back on tiles of ~512 px (faces up to ~205 px at 720p/1080p);
+//      0.75 (and at most 40 px wide) get a second look (the full-range detector on a crop three
+//      times their size, centred on them) and are kept where that look scores them 0.3 or more;
+//   2. middle faces: BlazeFace-back on tiles of ~512 px (faces up to ~205 px at 720p/1080p), its
+//      boxes under 0.75 given the same second look;
 //   3. large faces: BlazeFace-back on the whole frame (zoomed-in faces past the tiles' cap);
 //   4. SSD MobileNetV1 on the whole frame: turned, tilted and partly hidden faces;
 // and merge everything with NMS. Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto
 // real scenes, by size and variant, and the fixture photos); pinned by test/compute/face-recall.test.ts.
 import type { Detection, Frame } from "../types.ts";
-import { clipBox, nms, squareTiles } from "./geometry.ts";
+import { clipBox, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 
@@ -79,18 +80,23 @@ export class FaceDetector {
     // The passes are independent: ONNX Runtime runs each session.run on its own thread, so they overlap.
     const passes: Array<Promise<Detection[]>> = [];
     if (this.ssd) passes.push(this.ssd.detect(frame));
+    let small: Promise<Detection[]> = Promise.resolve([]);
     if (this.blaze) {
       const blaze = this.blaze;
-      passes.push(this.smallFaces(frame));
+      small = this.smallFaces(frame);
       const side = this.tileSide(width, height, Math.max(o.blazeTile, Math.round(long / 6)), o.maxTiles);
       const cap = o.blazeMaxFraction * side;
       passes.push(
-        blaze.detectTiles(frame, side).then((found) => found.filter((d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= o.blazeMidMinScore))),
+        blaze.detectTiles(frame, side).then((found) => this.verified(frame, found.filter((d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= o.blazeMidMinScore)))),
         // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 35 px or more.
         blaze.detect(frame).then((found) => found.filter((d) => d.width > cap && d.score >= o.blazeMidMinScore)),
       );
     }
-    const found = (await Promise.all(passes)).flat();
+    const larger = (await Promise.all(passes)).flat();
+    // A small box inside a face twice its size is an eye or a nostril of that face: it would hide
+    // nothing more, and NMS could keep it (at a higher score) in place of the whole face.
+    const inside = (d: Detection) => larger.some((l) => l.width >= 2 * d.width && overlapOfSmaller(l, d) >= 0.5);
+    const found = [...larger, ...(await small).filter((d) => !inside(d))];
     return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
   }
 
@@ -98,10 +104,18 @@ export class FaceDetector {
   private async smallFaces(frame: Frame): Promise<Detection[]> {
     const o = this.options;
     const side = this.tileSide(frame.width, frame.height, o.smallTile, o.smallMaxTiles);
+    // A low score is only worth a second look on a small box: a face of 40 px or more scores high
+    // in some pass, and larger low-score boxes were texture (hands, clothes) on the zoomed photos.
     const candidates = nms((await this.blaze!.detectTiles(frame, side, 0.25, o.smallMinScore)).filter((d) => d.width <= o.blazeMaxFraction * side));
-    if (!this.verifier) return candidates.filter((d) => d.score >= o.smallSureScore);
-    const unsure = candidates.filter((d) => d.score < o.smallSureScore);
+    return this.verified(frame, candidates.filter((d) => d.score >= o.smallSureScore || d.width <= 40));
+  }
+
+  /** Boxes under the sure score kept only where the second look scores them smallVerifyScore or more. */
+  private async verified(frame: Frame, boxes: Detection[]): Promise<Detection[]> {
+    const o = this.options;
+    const unsure = boxes.filter((d) => d.score < o.smallSureScore);
+    if (!this.verifier) return boxes.filter((d) => d.score >= o.smallSureScore);
     const second = await this.verifier.rescore(frame, unsure, 3);
-    return candidates.filter((d) => d.score >= o.smallSureScore || second[unsure.indexOf(d)]! >= o.smallVerifyScore);
+    return boxes.filter((d) => d.score >= o.smallSureScore || second[unsure.indexOf(d)]! >= o.smallVerifyScore);
   }
 }
