@@ -93,6 +93,19 @@ async function personsFound(run: Run, frames: Buffer[]): Promise<{ frames: numbe
   return { frames: found, checked };
 }
 
+/** The person's pixels (the clip's true alpha) over every frame, and how many the removal mask missed. */
+function unmaskedPersonPixels(run: Run): { missed: number; total: number } {
+  let missed = 0, total = 0;
+  for (let i = 0; i < run.clip.frames; i++) {
+    const alpha = run.clip.objectAlpha(i).data, mask = run.masks.get(i)!.data;
+    for (let p = 0; p < alpha.length; p++) if (alpha[p] > 0) {
+      total++;
+      if (mask[p] === 0) missed++;
+    }
+  }
+  return { missed, total };
+}
+
 describe("object removal, static camera (person walking across a real photo, 4 s)", () => {
   let run: Run;
   beforeAll(async () => {
@@ -112,14 +125,7 @@ describe("object removal, static camera (person walking across a real photo, 4 s
   });
 
   it("masks every pixel of the person in every frame", () => {
-    let missed = 0, total = 0;
-    for (let i = 0; i < run.clip.frames; i++) {
-      const alpha = run.clip.objectAlpha(i).data, mask = run.masks.get(i)!.data;
-      for (let p = 0; p < alpha.length; p++) if (alpha[p] > 0) {
-        total++;
-        if (mask[p] === 0) missed++;
-      }
-    }
+    const { missed, total } = unmaskedPersonPixels(run);
     console.log(`mask: ${missed} of ${total} person pixels missed`);
     // Privacy and quality both need the whole person: allow 0.1 % (a few edge pixels of soft alpha).
     expect(missed / total).toBeLessThan(0.001);
@@ -184,14 +190,7 @@ describe("object removal, a greyscale person half the height of a 1280x720 frame
   }, 600_000);
 
   it("masks the person in every frame, and no person is found in the output", async () => {
-    let missed = 0, total = 0;
-    for (let i = 0; i < run.clip.frames; i++) {
-      const alpha = run.clip.objectAlpha(i).data, mask = run.masks.get(i)!.data;
-      for (let p = 0; p < alpha.length; p++) if (alpha[p] > 0) {
-        total++;
-        if (mask[p] === 0) missed++;
-      }
-    }
+    const { missed, total } = unmaskedPersonPixels(run);
     const out = filledPsnr(run, run.output);
     console.log(`grey 720p: ${missed} of ${total} person pixels unmasked; filled PSNR ${out.pooled.toFixed(2)} dB pooled, worst frame ${out.worst.toFixed(2)} dB`);
     expect(missed / total).toBeLessThan(0.001);
