@@ -47,6 +47,8 @@ export interface TrackerOptions {
   minIou: number;
   maxCentreDistance: number;
   unknownSpeed: number;
+  /** Nor may a pair differ in width by more than this factor (a face does not grow 2.5x between two detection runs). */
+  maxSizeRatio: number;
   /** Alpha-beta filter gains for position and velocity (prediction only; output uses the smoother). */
   alpha: number;
   beta: number;
@@ -74,6 +76,9 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   // 720p) links them without letting large faces reach for their neighbours (a reach of 0.75
   // track diagonals per frame did, and lost faces in the collage and group photos).
   unknownSpeed: 0.015,
+  // Without it a whole-frame false detection took over a 27 px face next to it, and the face's
+  // track then stood for a whole-frame box (real detector, enter-leave clip).
+  maxSizeRatio: 2.5,
   alpha: 0.6,
   beta: 0.3,
 };
@@ -190,11 +195,12 @@ export class Tracker {
 
   #associate(index: number, detections: Detection[]): void {
     const live = this.#live();
-    const { minIou, maxCentreDistance, unknownSpeed, frameWidth, frameHeight } = this.options;
+    const { minIou, maxCentreDistance, unknownSpeed, maxSizeRatio, frameWidth, frameHeight } = this.options;
     const frameDiagonal = frameWidth !== undefined && frameHeight !== undefined ? Math.hypot(frameWidth, frameHeight) : null;
     const cost = live.map((track) =>
       detections.map((d) => {
         if (d.label !== track.label) return FORBIDDEN;
+        if (Math.max(d.width / track.w, track.w / d.width) > maxSizeRatio) return FORBIDDEN;
         const predicted = boxOf(track);
         const iou = intersectionOverUnion(predicted, d);
         const dist = Math.hypot(d.x + d.width / 2 - track.cx, d.y + d.height / 2 - track.cy) / Math.hypot(track.w, track.h);
