@@ -18,7 +18,7 @@
 // late, so a face the detector first finds up to a second after it appeared is covered back to
 // its first frame, and a run of misses shorter than that is covered by the interpolation between
 // the detections on either side instead of a forward guess. Measured (bench/video-leaks.ts,
-// oracle with misses): look-ahead 3 left 134 of 375 frames with a visible face, 25 left N.
+// oracle with misses, seed 1): look-ahead 3 left 134 of 375 frames with a visible face, 25 left 91.
 //
 // Scene cuts (compute/video/scene-cut.ts) are detected on every frame: a cut frame is always run
 // through the detector, and the tracker ends its tracks there.

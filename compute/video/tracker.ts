@@ -38,9 +38,17 @@ export interface TrackerOptions {
   maxMargin: number;
   /** Frames before a track's first detection that it also covers (at most `lookahead` can be reached). */
   backfill: number;
-  /** Association gate: a pair may match with IoU >= minIou or centre distance <= maxCentreDistance diagonals. */
+  /**
+   * Association gate: a pair may match with IoU >= minIou or centre distance <= maxCentreDistance
+   * diagonals (of the track's box) from the predicted centre, plus, while the track's velocity is
+   * unknown (one sighting only), unknownSpeed frame diagonals per frame since that sighting
+   * (without a frame size: track diagonals).
+   */
   minIou: number;
   maxCentreDistance: number;
+  unknownSpeed: number;
+  /** Nor may a pair differ in width by more than this factor (a face does not grow 2.5x between two detection runs). */
+  maxSizeRatio: number;
   /** Alpha-beta filter gains for position and velocity (prediction only; output uses the smoother). */
   alpha: number;
   beta: number;
@@ -60,6 +68,17 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   backfill: Infinity,
   minIou: 0.05,
   maxCentreDistance: 1,
+  // A face crossing a 720p frame in a few seconds moves ~10-40 px/frame whatever its size, i.e.
+  // up to one diagonal of a 14-30 px face every frame or two: with a gate of one track diagonal,
+  // two sightings of a small fast face two frames apart never linked, so it never got a
+  // velocity and was left visible between them (bench/video-leaks.ts, enter-leave: 31 % of the
+  // small-face frames hidden). A reach in frame pixels (1.5 % of the diagonal: 22 px/frame at
+  // 720p) links them without letting large faces reach for their neighbours (a reach of 0.75
+  // track diagonals per frame did, and lost faces in the collage and group photos).
+  unknownSpeed: 0.015,
+  // Without it a whole-frame false detection took over a 27 px face next to it, and the face's
+  // track then stood for a whole-frame box (real detector, enter-leave clip).
+  maxSizeRatio: 2.5,
   alpha: 0.6,
   beta: 0.3,
 };
@@ -176,14 +195,17 @@ export class Tracker {
 
   #associate(index: number, detections: Detection[]): void {
     const live = this.#live();
-    const { minIou, maxCentreDistance } = this.options;
+    const { minIou, maxCentreDistance, unknownSpeed, maxSizeRatio, frameWidth, frameHeight } = this.options;
+    const frameDiagonal = frameWidth !== undefined && frameHeight !== undefined ? Math.hypot(frameWidth, frameHeight) : null;
     const cost = live.map((track) =>
       detections.map((d) => {
         if (d.label !== track.label) return FORBIDDEN;
+        if (Math.max(d.width / track.w, track.w / d.width) > maxSizeRatio) return FORBIDDEN;
         const predicted = boxOf(track);
         const iou = intersectionOverUnion(predicted, d);
         const dist = Math.hypot(d.x + d.width / 2 - track.cx, d.y + d.height / 2 - track.cy) / Math.hypot(track.w, track.h);
-        if (iou < minIou && dist > maxCentreDistance) return FORBIDDEN;
+        const reach = maxCentreDistance + (track.hits === 1 ? (unknownSpeed * (index - track.lastDetected) * (frameDiagonal ?? Math.hypot(track.w, track.h))) / Math.hypot(track.w, track.h) : 0);
+        if (iou < minIou && dist > reach) return FORBIDDEN;
         return 1 - iou + dist;
       }),
     );

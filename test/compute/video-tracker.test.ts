@@ -213,6 +213,12 @@ describe("trackedProcessor (detect every k frames)", () => {
     for (let i = 0; i < 40; i++) expect(coveredBy(covered[i], face(i)), `frame ${i}`).toBe(true);
   });
 
+  it("links a small face crossing fast (14x24 px at 16 px/frame) and covers the frames between its detections", async () => {
+    const face = (i: number): Box => ({ x: 20 + 16 * i, y: 100, width: 14, height: 24 });
+    const { covered } = await cover(Array.from({ length: 30 }, () => ({ ...frame(), width: 1280, height: 720 })), (i) => [face(i)]);
+    for (let i = 0; i < 30; i++) expect(coveredBy(covered[i], face(i)), `frame ${i}`).toBe(true);
+  });
+
   it("on a scene cut: detects its first frame, ends the old shot's tracks, and reaches no track back across it", async () => {
     // Shot A (dark, frames 0-10): a face at the left. Shot B (bright, from frame 11, which the
     // every-2nd schedule would skip): a face at the right, first found on frame 15.
