@@ -14,7 +14,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ERROR_CODES, type ErrorCode } from "../../schema/errors.ts";
 import { API, BASE, SVG, api, balance, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
 
-const NEEDS_COMPUTE: ErrorCode[] = ["corrupt_media", "media_unreachable", "not_implemented"];
+const NEEDS_COMPUTE: ErrorCode[] = ["corrupt_media", "media_unreachable", "not_implemented", "object_not_found"];
 const tested = new Set<ErrorCode>();
 const code = (c: ErrorCode, fn: () => Promise<void>) => {
   tested.add(c);
