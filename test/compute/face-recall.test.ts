@@ -1,0 +1,48 @@
+// The face detector finds small faces on scenes it was never tuned on: the generated evaluation set
+// (test/fixtures/face-eval-set.ts, real faces pasted at 14-64 px onto face-free real scenes) for
+// seeds 101-104 (the detector's constants were chosen on seeds 1-12 with bench/face-recall.ts).
+// Thresholds sit under what seeds 1-12 gave (14 px 0.52, 20 px 0.72, 28 px+ 0.93, precision 0.98)
+// by the sampling spread of ~15 faces per bucket; the figures are printed for the record.
+// Also: the face blur leaves everything away from the faces untouched (PSNR >= 40 dB).
+import { beforeAll, describe, expect, it } from "vitest";
+import { sharedModels } from "../../compute/models/index.ts";
+import { hideBoxes } from "../../compute/pipelines/hide.ts";
+import type { Detection } from "../../compute/types.ts";
+import { FACE_WIDTHS, evalScenes, score, type EvalScene } from "../fixtures/face-eval-set.ts";
+import { outside, psnr } from "./photos.ts";
+
+const models = sharedModels();
+let scenes: EvalScene[];
+let found: Detection[][];
+
+beforeAll(async () => {
+  scenes = await evalScenes(101, 4);
+  found = [];
+  for (const s of scenes) found.push(await models.faces.detect(s.frame));
+}, 120_000);
+
+describe("face detection on small pasted faces (held-out seeds)", () => {
+  it("finds most faces of every size and few false boxes", () => {
+    const rep = score(scenes, found);
+    const rate = (w: number) => rep.bySize.get(w)!.found / rep.bySize.get(w)!.total;
+    const bigger = FACE_WIDTHS.filter((w) => w >= 28).map((w) => rep.bySize.get(w)!);
+    const big = bigger.reduce((a, e) => a + e.found, 0) / bigger.reduce((a, e) => a + e.total, 0);
+    console.log(`seeds 101-104, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
+    expect(rate(14)).toBeGreaterThanOrEqual(0.3);
+    expect(rate(20)).toBeGreaterThanOrEqual(0.55);
+    expect(big).toBeGreaterThanOrEqual(0.85);
+    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.1);
+  });
+
+  it("blurs the detected faces and leaves the rest of the scene as it was", async () => {
+    for (let i = 0; i < 2; i++) {
+      const s = scenes[i]!;
+      const out = await hideBoxes(s.frame, found[i]!, {});
+      const away = outside([...s.faces.map((f) => f.box), ...found[i]!], 0.5);
+      expect(psnr(s.frame, out, away)).toBeGreaterThanOrEqual(40);
+      // ...and the faces it found really changed.
+      const inside = (x: number, y: number) => found[i]!.some((b) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height);
+      expect(psnr(s.frame, out, inside)).toBeLessThan(30);
+    }
+  });
+});
