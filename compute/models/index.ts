@@ -49,8 +49,9 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
   const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(onnx)) : undefined;
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel(onnx)) : undefined;
+  const fullRange = config.faceDetectors.includes("human/facemesh-detection-full") ? registry.add(new BlazeFaceModel(onnx, "human/facemesh-detection-full")) : undefined;
   return {
-    faces: new FaceDetector({ ssd, blaze }),
+    faces: new FaceDetector({ ssd, blaze, fullRange }),
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),
