@@ -356,7 +356,7 @@ describe("video object-removal (through the Worker, against the true background)
   });
 });
 
-describe("failed video jobs are refunded", () => {
+describe("failed video jobs are refunded, refused videos cost nothing", () => {
   /** Submits a job that must fail; checks the failure's code and message and the full refund. */
   async function expectFailedJob(slug: string, url: string, params: Record<string, unknown>, code: string): Promise<string> {
     const before = await credits(account);
@@ -371,9 +371,13 @@ describe("failed video jobs are refunded", () => {
     return done.error!.message;
   }
 
-  it("a corrupt video (an MP4 cut inside its header) fails the job with corrupt_media and refunds it", async () => {
+  it("a corrupt video (an MP4 cut inside its header) is refused before any job: 422 corrupt_media, nothing reserved", async () => {
     const broken = await readFile(await makeTruncatedVideo(clipPath, join(dir, "truncated.mp4")));
-    await expectFailedJob("face-blur", await upload(account, "video", broken), { duration_seconds: SECONDS }, "corrupt_media");
+    const video_url = await upload(account, "video", broken);
+    const before = await credits(account);
+    const message = await expectError(await api(account, "/videos/face-blur", { method: "POST", json: { video_url, duration_seconds: SECONDS } }), 422, "corrupt_media");
+    expect(message).toMatch(/truncated/);
+    expect(await creditDelta(account, before)).toMatchObject({ spent: 0, available: 0, reserved: 0 });
   });
 
   it("duration_seconds below the real duration (beyond what the reservation covers) fails with media_too_large and refunds it", async () => {
