@@ -152,23 +152,39 @@ export class BlazeFaceModel extends Model<ort.InferenceSession> {
   }
 }
 
+/** Bilinear taps of output positions 0..n-1 over source positions start + (i + 0.5) * step - 0.5. */
+function cropTaps(start: number, step: number, n: number, extent: number) {
+  const lo = new Int32Array(n), hi = new Int32Array(n);
+  const wLo = new Float32Array(n), wHi = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = start + (i + 0.5) * step - 0.5;
+    const s0 = Math.floor(s), f = s - s0;
+    // A tap outside the frame reads black: its weight is zero (its index is clamped, never read as such).
+    lo[i] = Math.min(extent - 1, Math.max(0, s0));
+    hi[i] = Math.min(extent - 1, Math.max(0, s0 + 1));
+    wLo[i] = s0 >= 0 && s0 < extent ? 1 - f : 0;
+    wHi[i] = s0 + 1 >= 0 && s0 + 1 < extent ? f : 0;
+  }
+  return { lo, hi, wLo, wHi };
+}
+
 /** The square `crop` of the frame (it may reach outside: black there) as [-1, 1] planes of side n. */
 function cropToPlanes(frame: Frame, crop: { x: number; y: number; side: number }, n: number, out: Float32Array, offset: number): void {
   const { width, height, channels, data } = frame;
   const step = crop.side / n;
   const plane = n * n;
+  const xs = cropTaps(crop.x, step, n, width);
+  const ys = cropTaps(crop.y, step, n, height);
   for (let y = 0; y < n; y++) {
-    const sy = crop.y + (y + 0.5) * step - 0.5;
-    const y0 = Math.floor(sy), fy = sy - y0;
+    const r0 = ys.lo[y]! * width, r1 = ys.hi[y]! * width, v0 = ys.wLo[y]!, v1 = ys.wHi[y]!;
     for (let x = 0; x < n; x++) {
-      const sx = crop.x + (x + 0.5) * step - 0.5;
-      const x0 = Math.floor(sx), fx = sx - x0;
+      const a0 = xs.lo[x]!, a1 = xs.hi[x]!, u0 = xs.wLo[x]!, u1 = xs.wHi[x]!;
+      const p00 = (r0 + a0) * channels, p01 = (r0 + a1) * channels, p10 = (r1 + a0) * channels, p11 = (r1 + a1) * channels;
+      const o = offset + y * n + x;
       for (let c = 0; c < 3; c++) {
-        // Bilinear, with black (-1 after normalising: value 0) outside the frame.
-        const at = (xx: number, yy: number) => (xx < 0 || yy < 0 || xx >= width || yy >= height ? 0 : data[(yy * width + xx) * channels + c]!);
-        const top = at(x0, y0) + (at(x0 + 1, y0) - at(x0, y0)) * fx;
-        const bottom = at(x0, y0 + 1) + (at(x0 + 1, y0 + 1) - at(x0, y0 + 1)) * fx;
-        out[offset + c * plane + y * n + x] = (top + (bottom - top) * fy) / 127.5 - 1;
+        const top = data[p00 + c]! * u0 + data[p01 + c]! * u1;
+        const bottom = data[p10 + c]! * u0 + data[p11 + c]! * u1;
+        out[o + c * plane] = (top * v0 + bottom * v1) / 127.5 - 1;
       }
     }
   }

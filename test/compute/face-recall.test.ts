@@ -1,7 +1,7 @@
 // The face detector finds small faces on scenes it was never tuned on: the generated evaluation set
 // (test/fixtures/face-eval-set.ts, real faces pasted at 14-64 px onto face-free real scenes) for
-// seeds 101-104 (the detector's constants were chosen on other scenes). Measured there: 14 px 7/14,
-// 20 px 14/15, 28 px and up 44/45, no false box of 65; the bounds sit one or two faces under that
+// seeds 101-104 (the detector's constants were chosen on other scenes). Measured there: 14 px 9/14,
+// 20 px 15/15, 28 px and up 44/45, no false box of 68; the bounds sit one or two faces under that
 // (about 15 faces per bucket), and the figures are printed for the record.
 // Also: the face blur leaves everything away from the faces untouched (PSNR >= 40 dB).
 import { beforeAll, describe, expect, it } from "vitest";
@@ -28,8 +28,8 @@ describe("face detection on small pasted faces (held-out seeds)", () => {
     const bigger = FACE_WIDTHS.filter((w) => w >= 28).map((w) => rep.bySize.get(w)!);
     const big = bigger.reduce((a, e) => a + e.found, 0) / bigger.reduce((a, e) => a + e.total, 0);
     console.log(`seeds 101-104, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
-    expect(rate(14)).toBeGreaterThanOrEqual(0.4);
-    expect(rate(20)).toBeGreaterThanOrEqual(0.8);
+    expect(rate(14)).toBeGreaterThanOrEqual(0.5);
+    expect(rate(20)).toBeGreaterThanOrEqual(0.85);
     expect(big).toBeGreaterThanOrEqual(0.93);
     expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.05);
   });
