@@ -4,6 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { loadModelConfig } from "../../compute/config.ts";
+import { overlapOfSmaller } from "../../compute/models/geometry.ts";
 import { faceBoxes, loadPhoto, matches, zoomedOnFace } from "./photos.ts";
 
 let models: Models;
@@ -99,6 +100,25 @@ describe("FaceDetector", () => {
     expect(others.length).toBeLessThanOrEqual(1);
     for (const d of others) expect(d.width * d.height).toBeLessThan(0.01 * 512 * 512);
     expect(await models.faces.detect(await loadPhoto("coffee.png"))).toHaveLength(0);
+  });
+
+  it("finds a face the frame's bottom edge cuts, and takes no frame-sized box on a cat (generated clips)", async () => {
+    // scene-cut: after the cut a face shows only its top 40-60 % under the bottom edge (SSD scores
+    // it 0.25-0.43; before the edge rule it leaked in all 38 frames of the shot). enter-leave: a cat
+    // fills the background, which SSD and whole-frame BlazeFace scored 0.7-0.8 as a face of 500-1000 px.
+    const { makeClip } = await import("../fixtures/video-clips.ts");
+    const cut = await makeClip("scene-cut");
+    for (const i of [60, 70]) {
+      const frame = cut.frames[i]!;
+      const edgeFace = cut.truth[i]!.find((t) => t.y + t.height > frame.height)!;
+      const found = await models.faces.detect(frame);
+      expect(found.some((d) => overlapOfSmaller(d, edgeFace) >= 0.5), `frame ${i}`).toBe(true);
+    }
+    const cat = await makeClip("enter-leave");
+    for (const i of [0, 12, 54]) {
+      const found = await models.faces.detect(cat.frames[i]!);
+      expect(found.filter((d) => d.width > 300), `frame ${i}`).toEqual([]);
+    }
   });
 
   it("keeps its own threshold while the anonymizer's meter scores faces down to 0.05 on the same SSD", async () => {
