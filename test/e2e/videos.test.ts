@@ -93,6 +93,18 @@ async function runVideo(slug: string, params: Record<string, unknown>, opts: { w
 /** Centre part of a box (the face itself, without the background corners of its box). */
 const core = (b: Box, f = 0.15): Box => ({ x: b.x + b.width * f, y: b.y + b.height * f, width: b.width * (1 - 2 * f), height: b.height * (1 - 2 * f) });
 const inBox = (b: Box) => (x: number, y: number) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
+/** The fraction of the pixels `keep` selects whose RGB changed by more than 16 levels on average (an H.264 re-encode changes few). */
+function changedArea(a: Frame, b: Frame, keep: (x: number, y: number) => boolean): number {
+  let changed = 0, n = 0;
+  for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) {
+    if (!keep(x, y)) continue;
+    const i = (y * a.width + x) * a.channels, j = (y * b.width + x) * b.channels;
+    const d = (Math.abs(a.data[i]! - b.data[j]!) + Math.abs(a.data[i + 1]! - b.data[j + 1]!) + Math.abs(a.data[i + 2]! - b.data[j + 2]!)) / 3;
+    if (d > 16) changed++;
+    n++;
+  }
+  return changed / n;
+}
 function meanRgb(f: Frame, b: Box): [number, number, number] {
   const s = [0, 0, 0];
   let n = 0;
@@ -165,14 +177,16 @@ describe("video face-blur", () => {
       const input = inputFrames[i]!, out = gaussian[i]!;
       for (const face of faces) ratios.push(sharpness(out, core(face)) / sharpness(input, core(face)));
       // Only where SSD found all three people: elsewhere the service also blurs faces SSD missed.
-      if (faces.length === 3) rest.push(psnr(input, out, outside(faces, 0.8)));
+      if (faces.length === 3) rest.push(changedArea(input, out, outside(faces, 0.8)));
     }
-    console.log(`face-blur: sharpness after/before per SSD face: ${ratios.map((r) => r.toFixed(3)).join(" ")}; PSNR away from faces per frame: ${rest.map((r) => r.toFixed(1)).join(" ")} dB`);
+    console.log(`face-blur: sharpness after/before per SSD face: ${ratios.map((r) => r.toFixed(3)).join(" ")}; area changed away from faces per frame: ${rest.map((r) => (100 * r).toFixed(2)).join(" ")} %`);
     expect(ratios.length).toBeGreaterThanOrEqual(18);
     for (const r of ratios) expect(r).toBeLessThan(0.3); // "clearly blurred": most of the sharpness gone
-    // Away from the faces only the H.264 re-encode.
+    // Away from the faces only the H.264 re-encode, but for what the detector takes for a face
+    // (the small-face pass blurs the crown badge on a sleeve, about 0.5 % of the frame): at most
+    // 2 % of the area changes by more than the re-encode does.
     expect(rest.length).toBeGreaterThanOrEqual(4);
-    for (const r of rest) expect(r).toBeGreaterThan(35);
+    for (const r of rest) expect(r).toBeLessThan(0.02);
   });
 
   it("pixelated: each face is replaced by a mosaic (heavily changed, and not the gaussian result)", async () => {

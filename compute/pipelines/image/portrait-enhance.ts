@@ -21,7 +21,10 @@ async function enhanceFaces(frame: Frame, models: Pick<Models, "faces">): Promis
   const faces = await models.faces.detect(frame);
   if (faces.length === 0) return frame;
   const mask = ellipseMask(frame.width, frame.height, faces, { grow: 0.05, feather: 0.15 });
-  const [r, g, b] = meanColor(frame, mask);
+  // Exposure follows the portrait's subject, the largest face: a small face in the background (or
+  // a badge the detector takes for one) must not relight the whole picture.
+  const main = faces.reduce((a, f) => (f.width * f.height > a.width * a.height ? f : a));
+  const [r, g, b] = meanColor(frame, ellipseMask(frame.width, frame.height, [main], { grow: 0.05, feather: 0.15 }));
   const luma = 0.299 * r + 0.587 * g + 0.114 * b;
   // Skin is not gray: balance on the whole frame's mean, expose on the faces (target: well-lit skin).
   const wb = whiteBalanceGains(meanColor(frame), 0.5);
