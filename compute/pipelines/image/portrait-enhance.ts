@@ -5,7 +5,7 @@
 //   depth_effect: background blur that grows with distance from the subject: three blur layers
 //     (1/3, 2/3 and full sigma) chosen by how far a pixel is from the subject mask, blended softly.
 //   blur_strength scales the depth blur (default 0.7).
-import type { Frame, Mask } from "../../types.ts";
+import type { Box, Frame, Mask } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { backgroundBlurSigma, blurMask, composite, DEFAULT_BLUR_STRENGTH, dilateMask, ellipseMask, gaussianBlur } from "../../effects/index.ts";
 import { applyGains, exposureGain, meanColor, sharpenDetail, smoothSkin, whiteBalanceGains } from "../../effects/tone.ts";
@@ -20,11 +20,12 @@ export interface PortraitEnhanceParams {
 async function enhanceFaces(frame: Frame, models: Pick<Models, "faces">): Promise<Frame> {
   const faces = await models.faces.detect(frame);
   if (faces.length === 0) return frame;
-  const mask = ellipseMask(frame.width, frame.height, faces, { grow: 0.05, feather: 0.15 });
+  const faceMask = (boxes: Box[]) => ellipseMask(frame.width, frame.height, boxes, { grow: 0.05, feather: 0.15 });
+  const mask = faceMask(faces);
   // Exposure follows the portrait's subject, the largest face: a small face in the background (or
   // a badge the detector takes for one) must not relight the whole picture.
   const main = faces.reduce((a, f) => (f.width * f.height > a.width * a.height ? f : a));
-  const [r, g, b] = meanColor(frame, ellipseMask(frame.width, frame.height, [main], { grow: 0.05, feather: 0.15 }));
+  const [r, g, b] = meanColor(frame, faceMask([main]));
   const luma = 0.299 * r + 0.587 * g + 0.114 * b;
   // Skin is not gray: balance on the whole frame's mean, expose on the faces (target: well-lit skin).
   const wb = whiteBalanceGains(meanColor(frame), 0.5);
