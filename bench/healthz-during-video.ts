@@ -1,7 +1,8 @@
 // Does the compute service answer GET /healthz promptly while it processes a video? A load balancer
 // or the Worker marks an instance dead when /healthz stalls, and model inference on the main thread
-// (TF.js wasm runs synchronously there) stalls every request. ONNX Runtime runs a session off the
-// event loop, so what remains on it is our own per-frame JS (decode glue, effects, mask resize).
+// (TF.js wasm and onnxruntime-node's run() both execute synchronously there) stalls every request.
+// ONNX Runtime sessions run on the inference threads (compute/models/runtime/inference-pool.ts), so
+// what remains on the event loop is our own per-frame JS (tiles, decode glue, effects, mask resize).
 //
 // Starts the compute service in this process, serves a generated 720p clip from a local HTTP
 // server, submits one signed sync video task, and requests /healthz every 100 ms while the task

@@ -135,6 +135,8 @@ export interface ModelConfig {
   onnxThreads: number;
   /** ONNX Runtime execution providers, tried in order; "cuda" needs the CUDA build of onnxruntime-node. */
   onnxProviders: OnnxProvider[];
+  /** Inference threads (models/runtime/inference-pool.ts); undefined: one per core, at most 4. */
+  inferenceThreads?: number;
 }
 
 export const ONNX_PROVIDERS = ["cuda", "cpu"] as const;
@@ -159,6 +161,12 @@ export const DEFAULT_MODEL_CONFIG: ModelConfig = {
   onnxThreads: 1,
   onnxProviders: ["cpu"],
 };
+
+function positiveInteger(value: string, name: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer (got ${value})`);
+  return n;
+}
 
 function modelId(value: string | undefined, fallback: ModelId, name: string): ModelId {
   if (value === undefined || value === "") return fallback;
@@ -191,5 +199,6 @@ export function loadModelConfig(env: Record<string, string | undefined> = proces
     nsfwThreshold: threshold,
     onnxThreads: env.OBSCURA_ONNX_THREADS ? Math.max(1, Number(env.OBSCURA_ONNX_THREADS)) : d.onnxThreads,
     onnxProviders: onnxProviders(env.OBSCURA_ONNX_PROVIDERS, d.onnxProviders),
+    ...(env.OBSCURA_INFERENCE_THREADS ? { inferenceThreads: positiveInteger(env.OBSCURA_INFERENCE_THREADS, "OBSCURA_INFERENCE_THREADS") } : {}),
   };
 }

@@ -5,7 +5,7 @@
 // ONNX graphs' layout, values 0..255: each graph normalises its own input). Reading the frame
 // buffer directly replaces face-api's tensor slice + pad + resize, with the same numbers.
 import type { Box, Frame } from "../types.ts";
-import { ort } from "./runtime/onnx.ts";
+import { ort, type Session } from "./runtime/onnx.ts";
 
 const { Tensor } = ort;
 
@@ -87,7 +87,7 @@ export function requireFaceCrop(b: Box, frame: Frame, what: string): PixelBox {
  * One batch through a face net (input "face" [N, 3, side, side]): each crop padded to a centred
  * square and resized as face-api does for its face nets; `size` outputs per face.
  */
-export async function runFaceNet(session: ort.InferenceSession, frame: Frame, crops: PixelBox[], side: number, size: number): Promise<Float32Array[]> {
+export async function runFaceNet(session: Session, frame: Frame, crops: PixelBox[], side: number, size: number): Promise<Float32Array[]> {
   if (crops.length === 0) return [];
   const per = 3 * side * side;
   const input = new Float32Array(crops.length * per);

@@ -9,7 +9,7 @@ import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { iou, squareTiles } from "./geometry.ts";
 import { resizeToPlanes } from "./resize-input.ts";
-import { createSession, ort } from "./runtime/onnx.ts";
+import { createSession, ort, type Session } from "./runtime/onnx.ts";
 
 export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
@@ -37,7 +37,7 @@ function anchorCentres({ input, grids }: AnchorLayout): Float32Array {
 /** Tiles per session.run: bounds the batch's memory (3 x 256 x 256 floats = 0.8 MB a tile). */
 const BATCH = 16;
 
-export class BlazeFaceModel extends Model<ort.InferenceSession> {
+export class BlazeFaceModel extends Model<Session> {
   readonly role = "face-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
   readonly minConfidence: number;
@@ -55,13 +55,13 @@ export class BlazeFaceModel extends Model<ort.InferenceSession> {
     return this.layout.input;
   }
 
-  protected async loadWeights(): Promise<ort.InferenceSession> {
+  protected async loadWeights(): Promise<Session> {
     return createSession(await convertedModelFile(this.id));
   }
 
-  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+  protected async warmUp(session: Session): Promise<void> {
     const n = this.layout.input;
-    await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
+    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
   }
 
   /** Faces in the whole frame, padded to a square and seen at the model's input size. */
@@ -82,25 +82,26 @@ export class BlazeFaceModel extends Model<ort.InferenceSession> {
     // The frame resized once, as [-1, 1] planes; tiles are slices of it (black beyond its edges).
     const planes = resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1 });
     const tiles = squareTiles(Math.max(n, sw), Math.max(n, sh), n, overlap);
-    const found: Detection[] = [];
-    for (let start = 0; start < tiles.length; start += BATCH) {
-      const batch = tiles.slice(start, start + BATCH);
-      const input = new Float32Array(batch.length * 3 * n * n).fill(-1);
-      batch.forEach((t, b) => {
-        const rows = Math.min(n, sh - t.y);
-        const cols = Math.min(n, sw - t.x);
-        for (let c = 0; c < 3; c++)
-          for (let y = 0; y < rows; y++) {
-            const from = c * sw * sh + (t.y + y) * sw + t.x;
-            input.set(planes.subarray(from, from + cols), ((b * 3 + c) * n + y) * n);
-          }
-      });
-      const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
-      const data = out.predictions!.data as Float32Array;
-      const perTile = this.anchors.length / 2;
-      batch.forEach((t, b) => found.push(...this.decode(data, b * perTile * 17, t.x / scale, t.y / scale, 1 / scale, minScore)));
-    }
-    return found;
+    // The batches run at once, on as many inference threads as there are.
+    const batches = await Promise.all(
+      chunks(tiles, BATCH).map(async (batch) => {
+        const input = new Float32Array(batch.length * 3 * n * n).fill(-1);
+        batch.forEach((t, b) => {
+          const rows = Math.min(n, sh - t.y);
+          const cols = Math.min(n, sw - t.x);
+          for (let c = 0; c < 3; c++)
+            for (let y = 0; y < rows; y++) {
+              const from = c * sw * sh + (t.y + y) * sw + t.x;
+              input.set(planes.subarray(from, from + cols), ((b * 3 + c) * n + y) * n);
+            }
+        });
+        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+        const data = out.predictions!.data as Float32Array;
+        const perTile = this.anchors.length / 2;
+        return batch.flatMap((t, b) => this.decode(data, b * perTile * 17, t.x / scale, t.y / scale, 1 / scale, minScore));
+      }),
+    );
+    return batches.flat();
   }
 
   /**
@@ -113,26 +114,26 @@ export class BlazeFaceModel extends Model<ort.InferenceSession> {
     if (boxes.length === 0) return [];
     const session = await this.load();
     const n = this.layout.input;
-    const scores: number[] = [];
-    for (let start = 0; start < boxes.length; start += BATCH) {
-      const batch = boxes.slice(start, start + BATCH);
-      const input = new Float32Array(batch.length * 3 * n * n);
-      const crops = batch.map((b, k) => {
-        const side = Math.max(8, context * Math.max(b.width, b.height));
-        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
-        cropToPlanes(frame, crop, n, input, k * 3 * n * n);
-        return crop;
-      });
-      const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
-      const data = out.predictions!.data as Float32Array;
-      const perTile = this.anchors.length / 2;
-      batch.forEach((b, k) => {
-        const c = crops[k]!;
-        const found = this.decode(data, k * perTile * 17, c.x, c.y, c.side / n, 0.05);
-        scores.push(Math.max(0, ...found.filter((d) => iou(d, b) >= 0.3).map((d) => d.score)));
-      });
-    }
-    return scores;
+    const batches = await Promise.all(
+      chunks(boxes, BATCH).map(async (batch) => {
+        const input = new Float32Array(batch.length * 3 * n * n);
+        const crops = batch.map((b, k) => {
+          const side = Math.max(8, context * Math.max(b.width, b.height));
+          const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+          cropToPlanes(frame, crop, n, input, k * 3 * n * n);
+          return crop;
+        });
+        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+        const data = out.predictions!.data as Float32Array;
+        const perTile = this.anchors.length / 2;
+        return batch.map((b, k) => {
+          const c = crops[k]!;
+          const found = this.decode(data, k * perTile * 17, c.x, c.y, c.side / n, 0.05);
+          return Math.max(0, ...found.filter((d) => iou(d, b) >= 0.3).map((d) => d.score));
+        });
+      }),
+    );
+    return batches.flat();
   }
 
   private decode(data: Float32Array, offset: number, x0: number, y0: number, scale: number, minScore: number): Detection[] {
@@ -150,6 +151,13 @@ export class BlazeFaceModel extends Model<ort.InferenceSession> {
     }
     return out;
   }
+}
+
+/** `items` in consecutive runs of at most `size`. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
 }
 
 /** Bilinear taps of output positions 0..n-1 over source positions start + (i + 0.5) * step - 0.5. */

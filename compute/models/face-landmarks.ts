@@ -7,7 +7,7 @@ import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { faceCrop, INPUT_SIDE, requireFaceCrop, runFaceNet, type PixelBox } from "./face-api-input.ts";
-import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 export interface FaceLandmarks {
   /** 68 (x, y) points in frame coordinates (iBUG 300-W order: jaw 0-16, brows, nose, eyes 36-47, mouth 48-67). */
@@ -24,8 +24,8 @@ const DESCRIPTOR_SIDE = INPUT_SIDE.recognition;
 const ALIGN_PADDING = 0.2;
 
 interface Sessions {
-  landmarks: ort.InferenceSession;
-  descriptor: ort.InferenceSession;
+  landmarks: Session;
+  descriptor: Session;
 }
 
 export class FaceLandmarker extends Model<Sessions> {
@@ -45,8 +45,8 @@ export class FaceLandmarker extends Model<Sessions> {
   }
 
   protected async warmUp(s: Sessions): Promise<void> {
-    await s.landmarks.run({ face: new ort.Tensor("float32", new Float32Array(3 * LANDMARK_SIDE ** 2), [1, 3, LANDMARK_SIDE, LANDMARK_SIDE]) });
-    await s.descriptor.run({ face: new ort.Tensor("float32", new Float32Array(3 * DESCRIPTOR_SIDE ** 2), [1, 3, DESCRIPTOR_SIDE, DESCRIPTOR_SIDE]) });
+    await s.landmarks.warmUp({ face: new ort.Tensor("float32", new Float32Array(3 * LANDMARK_SIDE ** 2), [1, 3, LANDMARK_SIDE, LANDMARK_SIDE]) });
+    await s.descriptor.warmUp({ face: new ort.Tensor("float32", new Float32Array(3 * DESCRIPTOR_SIDE ** 2), [1, 3, DESCRIPTOR_SIDE, DESCRIPTOR_SIDE]) });
   }
 
   /**

@@ -6,14 +6,14 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
 import { convertedModelFile } from "./convert/index.ts";
-import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
 /** face-api's locateFaces: NMS IoU and the most faces one call returns (ours: 200, for crowds). */
 const NMS_IOU = 0.5;
 const MAX_RESULTS = 200;
 
-export class SsdFaceModel extends Model<ort.InferenceSession> {
+export class SsdFaceModel extends Model<Session> {
   readonly role = "face-detector";
   /**
    * The detector's own threshold. A caller wanting more (FaceMeter scores faces down to 0.05)
@@ -30,12 +30,12 @@ export class SsdFaceModel extends Model<ort.InferenceSession> {
     this.onnx = onnx;
   }
 
-  protected async loadWeights(): Promise<ort.InferenceSession> {
+  protected async loadWeights(): Promise<Session> {
     return createSession(await convertedModelFile(this.id), this.onnx);
   }
 
-  protected async warmUp(session: ort.InferenceSession): Promise<void> {
-    await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * SIDE * SIDE), [1, 3, SIDE, SIDE]) });
+  protected async warmUp(session: Session): Promise<void> {
+    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * SIDE * SIDE), [1, 3, SIDE, SIDE]) });
   }
 
   /**

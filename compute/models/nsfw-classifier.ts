@@ -11,7 +11,7 @@ import type { Frame, NsfwVerdict } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { halvePlanes, resizeToPlanes, type Planes } from "./resize-input.ts";
-import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 import { frameToTensor, initTf, tf } from "./runtime/tfjs.ts";
 
 type NsfwId = "nsfwjs/mobilenet_v2" | "nsfwjs/mobilenet_v2_mid" | "nsfwjs/inception_v3";
@@ -38,7 +38,7 @@ interface NsfwjsModel {
   classify(image: tf.Tensor3D, topk: number): Promise<Array<{ className: keyof NsfwProbabilities; probability: number }>>;
 }
 
-type Handle = { onnx: ort.InferenceSession } | { tfjs: NsfwjsModel };
+type Handle = { onnx: Session } | { tfjs: NsfwjsModel };
 
 export class NsfwClassifier extends Model<Handle> {
   readonly role = "nsfw-classifier";

@@ -7,7 +7,7 @@ import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { nms } from "./geometry.ts";
 import { resizeToPlanes } from "./resize-input.ts";
-import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 export { COCO_CLASSES, type CocoClass } from "../../schema/coco-classes.ts";
 import { COCO_CLASSES } from "../../schema/coco-classes.ts";
@@ -71,7 +71,7 @@ export function decodeCenterNet(heatmap: Float32Array, sizes: Float32Array, minS
   });
 }
 
-export class ObjectDetector extends Model<ort.InferenceSession> {
+export class ObjectDetector extends Model<Session> {
   readonly role = "object-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
   readonly minConfidence = 0.3;
@@ -82,12 +82,12 @@ export class ObjectDetector extends Model<ort.InferenceSession> {
     this.onnx = onnx;
   }
 
-  protected async loadWeights(): Promise<ort.InferenceSession> {
+  protected async loadWeights(): Promise<Session> {
     return createSession(await convertedModelFile(this.id), this.onnx);
   }
 
-  protected async warmUp(session: ort.InferenceSession): Promise<void> {
-    await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * INPUT * INPUT), [1, 3, INPUT, INPUT]) });
+  protected async warmUp(session: Session): Promise<void> {
+    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * INPUT * INPUT), [1, 3, INPUT, INPUT]) });
   }
 
   /** The network's raw boxes (input pixels) for a frame. */

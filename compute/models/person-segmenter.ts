@@ -8,12 +8,12 @@ import { resizeMask } from "../effects/mask.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { resizeToPlanes } from "./resize-input.ts";
-import { createSession, ort, type OnnxOptions } from "./runtime/onnx.ts";
+import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 import { frameToTensor, loadGraphModel, packageFile, tf } from "./runtime/tfjs.ts";
 
 const SELFIE = 256;
 
-type Handle = ort.InferenceSession | tf.GraphModel;
+type Handle = Session | tf.GraphModel;
 
 export class PersonSegmenter extends Model<Handle> {
   readonly role = "person-segmenter";
@@ -40,7 +40,7 @@ export class PersonSegmenter extends Model<Handle> {
     return this.selfie(session, frame);
   }
 
-  private async selfie(session: ort.InferenceSession, frame: Frame): Promise<Float32Array> {
+  private async selfie(session: Session, frame: Frame): Promise<Float32Array> {
     const image = new ort.Tensor("float32", resizeToPlanes(frame, SELFIE, SELFIE, { scale: 1 / 255 }), [1, 3, SELFIE, SELFIE]);
     return (await session.run({ image })).mask!.data as Float32Array;
   }

