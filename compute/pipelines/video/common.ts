@@ -1,6 +1,7 @@
 // Pieces every detector-based video feature shares: running a per-frame detector over a batch,
 // how often detection runs, and the visible watermark.
 import type { Detection, Frame } from "../../types.ts";
+import type { Models } from "../../models/index.ts";
 import { drawWatermark } from "../../effects/overlay.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 
@@ -13,11 +14,38 @@ import type { ChunkProcessor } from "../../video/stream.ts";
  */
 export const DETECT_EVERY = 2;
 
-/** A detect() for trackedProcessor from a per-frame detector (frames run one after another). */
-export function eachFrame(detect: (frame: Frame) => Promise<Detection[]>) {
-  return async (frames: Frame[]): Promise<Detection[][]> => {
-    const out: Detection[][] = [];
-    for (const frame of frames) out.push(await detect(frame));
+/**
+ * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_FACES_EVERY-th
+ * frame, the whole-frame passes and middle tiles on every DETECT_EVERY-th. A small face is small
+ * in pixels per frame too: the tracker interpolates it across the detection run in between, as it
+ * does across a miss (compute/video/tracker.ts).
+ */
+export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
+
+/** A detect() for trackedProcessor from the face detector, with the small-face tiles on SMALL_FACES_EVERY frames. */
+export function faceFrames(faces: Pick<Models["faces"], "detect">) {
+  return eachFrame((frame, index) => faces.detect(frame, { smallFaces: index % SMALL_FACES_EVERY === 0 }));
+}
+
+/**
+ * Frames a detector works on at once: while one frame's inference runs on the inference threads,
+ * the next frame's tiles are cut on the main thread. Two, not the whole batch: each frame in
+ * flight holds its tile tensors (up to ~100 MB at 1080p).
+ */
+const FRAMES_AT_ONCE = 2;
+
+/** A detect() for trackedProcessor from a per-frame detector (FRAMES_AT_ONCE frames in flight). */
+export function eachFrame(detect: (frame: Frame, index: number) => Promise<Detection[]>) {
+  return async (frames: Frame[], indices: number[]): Promise<Detection[][]> => {
+    const out: Detection[][] = new Array(frames.length);
+    let next = 0;
+    const lane = async () => {
+      while (next < frames.length) {
+        const i = next++;
+        out[i] = await detect(frames[i]!, indices[i]!);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(FRAMES_AT_ONCE, frames.length) }, lane));
     return out;
   };
 }

@@ -30,7 +30,7 @@ import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
-import { DETECT_EVERY, eachFrame, withWatermark } from "./common.ts";
+import { DETECT_EVERY, faceFrames, withWatermark } from "./common.ts";
 
 /** Frames held back before rendering (about a second of video; 150 MB of 1080p frames)... */
 export const CALIBRATION_WINDOW = 24;
@@ -124,7 +124,7 @@ export function faceAnonymizationVideo(
 
   const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: eachFrame((frame) => models.faces.detect(frame)),
+    detect: faceFrames(models.faces),
     // Only landmarks here (the trackers need every frame in order); drawing waits in the queue.
     apply: async (frame, coverage) => {
       const faces: Pending["faces"] = [];

@@ -8,7 +8,7 @@ import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { hideBoxes } from "../hide.ts";
 import type { HideOptions } from "../hide.ts";
-import { DETECT_EVERY, eachFrame } from "./common.ts";
+import { DETECT_EVERY, faceFrames } from "./common.ts";
 
 export interface FaceBlurVideoOptions {
   /** Sees what is covered in each frame, in order (tests and benchmarks measure coverage with it). */
@@ -25,7 +25,7 @@ export function faceHideOptions(params: FeatureParams<"video.face-blur">): HideO
 export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, options: FaceBlurVideoOptions = {}): ChunkProcessor {
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: eachFrame((frame) => models.faces.detect(frame)),
+    detect: faceFrames(models.faces),
     apply: (frame, coverage) => {
       options.onCoverage?.(coverage);
       return params.face_blur_mode === "emoji"
