@@ -18,8 +18,9 @@ export interface HideOptions {
 export function hideBoxes(frame: Frame, boxes: Box[], opts: HideOptions): Promise<Frame> {
   return timeStage("effects", async () => {
     const strength = opts.blur_strength ?? DEFAULT_BLUR_STRENGTH;
-    const regions = boxes.map((box) => {
-      const size = Math.max(box.width, box.height);
+    const regions = boxes.map((found) => {
+      const size = Math.max(found.width, found.height);
+      const box = opts.shape === "ellipse" ? pastTheEdge(found, frame) : found;
       return opts.pixelated
         ? { box, blockSize: pixelBlockSize(opts.pixelStrength ?? strength, size) }
         : { box, sigma: blurSigma(strength, size) };
@@ -30,6 +31,23 @@ export function hideBoxes(frame: Frame, boxes: Box[], opts: HideOptions): Promis
     applyRegionEffects(out, regions, { shape: opts.shape, grow: opts.grow, feather: opts.feather });
     return out;
   });
+}
+
+/** Within this many pixels of the frame's edge, a box is cut by it. */
+const EDGE = 2;
+
+/**
+ * A region the frame's edge cuts (a face entering, a plate half out of shot) goes on beyond it. An
+ * ellipse inscribed in its visible part leaves that part's corners at the edge uncovered, so the
+ * box is first extended past the edge by half its size there (only the frame is painted).
+ */
+export function pastTheEdge(box: Box, frame: Pick<Frame, "width" | "height">): Box {
+  let { x, y, width, height } = box;
+  if (x <= EDGE) { x -= width / 2; width *= 1.5; }
+  if (y <= EDGE) { y -= height / 2; height *= 1.5; }
+  if (box.x + box.width >= frame.width - EDGE) width += box.width / 2;
+  if (box.y + box.height >= frame.height - EDGE) height += box.height / 2;
+  return { x, y, width, height };
 }
 
 /** Hide everything under a soft mask (e.g. person segmentation); `size` = typical region size. */

@@ -207,6 +207,20 @@ describe("hideBoxes: every box on one frame", () => {
     for (const out of [blurred, mosaic]) expect(psnr(small, out, outsideAll(boxes.map((b) => touched(b, 0.2))))).toBe(Infinity);
   });
 
+  it("a face the frame's edge cuts is hidden right up to the edge, a face inside the frame as before", async () => {
+    // A face half out of shot on the left: its visible part is the box from x = 0. An ellipse
+    // inscribed in that part alone would leave the corners at the edge; the effect extends the box
+    // past the edge first, so the strip along the edge is hidden over the face's height.
+    const cut: Box = { x: 0, y: 300, width: 80, height: 100 };
+    const inside: Box = { x: 600, y: 300, width: 80, height: 100 };
+    const out = await hideBoxes(group, [cut, inside], { shape: "ellipse", grow: 0 });
+    const changed = (x: number, y: number) => [0, 1, 2].some((c) => out.data[(y * group.width + x) * 3 + c] !== group.data[(y * group.width + x) * 3 + c]);
+    const strip = [312, 320, 350, 380, 388].map((y) => changed(1, y));
+    expect(strip).toEqual([true, true, true, true, true]);
+    // Inside the frame the ellipse keeps to the box: its corners stay untouched.
+    expect([changed(inside.x + 1, inside.y + 12), changed(inside.x + 1, inside.y + 88)]).toEqual([false, false]);
+  });
+
   it("overlapping boxes: the same result as hiding them one after the other", async () => {
     const [a] = faces["group1.jpg"].map(toBox);
     const boxes = [a, { x: a.x + 60, y: a.y + 40, width: 120, height: 150 }, { x: a.x - 20, y: a.y + 100, width: 60, height: 60 }];
