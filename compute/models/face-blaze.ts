@@ -9,7 +9,7 @@ import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { iou, squareTiles } from "./geometry.ts";
 import { resizeToPlanes } from "./resize-input.ts";
-import { createSession, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
 
 export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
@@ -85,7 +85,7 @@ export class BlazeFaceModel extends Model<Session> {
     // The batches run at once, on as many inference threads as there are.
     const batches = await Promise.all(
       chunks(tiles, BATCH).map(async (batch) => {
-        const input = new Float32Array(batch.length * 3 * n * n).fill(-1);
+        const input = inputArray(batch.length * 3 * n * n).fill(-1);
         batch.forEach((t, b) => {
           const rows = Math.min(n, sh - t.y);
           const cols = Math.min(n, sw - t.x);
@@ -95,7 +95,7 @@ export class BlazeFaceModel extends Model<Session> {
               input.set(planes.subarray(from, from + cols), ((b * 3 + c) * n + y) * n);
             }
         });
-        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true });
         const data = out.predictions!.data as Float32Array;
         const perTile = this.anchors.length / 2;
         return batch.flatMap((t, b) => this.decode(data, b * perTile * 17, t.x / scale, t.y / scale, 1 / scale, minScore));
@@ -116,14 +116,14 @@ export class BlazeFaceModel extends Model<Session> {
     const n = this.layout.input;
     const batches = await Promise.all(
       chunks(boxes, BATCH).map(async (batch) => {
-        const input = new Float32Array(batch.length * 3 * n * n);
+        const input = inputArray(batch.length * 3 * n * n); // cropToPlanes writes every value
         const crops = batch.map((b, k) => {
           const side = Math.max(8, context * Math.max(b.width, b.height));
           const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
           cropToPlanes(frame, crop, n, input, k * 3 * n * n);
           return crop;
         });
-        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) });
+        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true });
         const data = out.predictions!.data as Float32Array;
         const perTile = this.anchors.length / 2;
         return batch.map((b, k) => {

@@ -47,7 +47,7 @@ export class SsdFaceModel extends Model<Session> {
     const r = region ?? { x: 0, y: 0, width: frame.width, height: frame.height };
     const input = new Float32Array(3 * SIDE * SIDE);
     squareInput(frame, r, SIDE, false, input);
-    const out = await session.run({ image: new ort.Tensor("float32", input, [1, 3, SIDE, SIDE]) });
+    const out = await session.run({ image: new ort.Tensor("float32", input, [1, 3, SIDE, SIDE]) }, { handOver: true });
     const boxes = out.boxes.data as Float32Array;
     const scores = out.scores.data as Float32Array;
     // Boxes are relative to the padded square; face-api maps them to the image through its

@@ -34,7 +34,16 @@ parentPort!.on("message", async (req: PoolRequest) => {
     const feeds = Object.fromEntries(req.feeds.map(([name, t]) => [name, new ort.Tensor(t.type as "float32", t.data as Float32Array, t.dims)]));
     const out = await session.run(feeds);
     const outputs: Array<[string, WireTensor]> = Object.entries(out).map(([name, t]) => [name, { type: t.type, data: t.data as WireTensor["data"], dims: [...t.dims] }]);
-    post({ type: "ran", call: req.call, outputs });
+    const movable = (buffers: ArrayBufferLike[]) => [...new Set(buffers)].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+    // Inputs that were handed over go back for reuse (this thread owns them now).
+    const inputs = req.handOver ? movable(req.feeds.map(([, t]) => t.data.buffer)) : [];
+    const reply: PoolReply = { type: "ran", call: req.call, outputs, ...(inputs.length ? { inputs } : {}) };
+    try {
+      // Moved, not copied, where the output owns its memory (ONNX Runtime's may not be movable).
+      parentPort!.postMessage(reply, [...inputs, ...movable(outputs.map(([, t]) => t.data.buffer))]);
+    } catch {
+      parentPort!.postMessage(reply, inputs);
+    }
   } catch (err) {
     post({ type: "ran", call: req.call, error: message(err) });
   }

@@ -30,6 +30,11 @@ export function inferencePool(): InferencePool {
   return (pool ??= new InferencePool(loadModelConfig().inferenceThreads ?? Math.min(4, availableParallelism())));
 }
 
+/** A float input for a handed-over run (Session.run's `handOver`), reusing spare memory. */
+export function inputArray(length: number): Float32Array {
+  return inferencePool().inputArray(length);
+}
+
 /** A session on an .onnx file or on a model's bytes, on the first configured provider that loads, open on every inference thread. */
 export async function createSession(model: string | Uint8Array, opts: OnnxOptions = {}): Promise<Session> {
   const config = opts.providers && opts.intraOpThreads ? undefined : loadModelConfig();
