@@ -106,7 +106,7 @@ export const FeatureEntry = z
 export const FeatureCatalog = z.object({ success: z.literal(true), features: z.array(FeatureEntry) }).openapi("FeatureCatalog");
 
 export const UploadRequest = z
-  .object({
+  .strictObject({
     content_type: z.string().optional().openapi({ description: "Informational only: the content is checked by its bytes." }),
   })
   .openapi("UploadRequest");

@@ -8,11 +8,11 @@ import type { AppEnv } from "../env.ts";
 import { computeHealth } from "../services/compute.ts";
 import { webhookSecret } from "../durable/job.ts";
 import { creditSummary } from "../services/ledger.ts";
-import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+import { AUTHENTICATED, BEARER, COMMON_ERRORS, errorResponses, success } from "./openapi-helpers.ts";
 
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } }, headers: rateHeaders },
-  ...errorResponses(...COMMON_ERRORS),
+  ...success(200, description, { "application/json": { schema } }, AUTHENTICATED),
+  ...errorResponses(AUTHENTICATED, ...COMMON_ERRORS),
 });
 
 const me = createRoute({ method: "get", path: "/api/v2/me", tags: ["Account"], summary: "Validate the key and show the account", security: BEARER, responses: ok(Account, "The account that owns the key.") });
