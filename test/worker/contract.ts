@@ -9,12 +9,12 @@ import Ajv from "ajv";
 
 type Schema = Record<string, unknown>;
 interface HeaderObject { schema?: Schema; required?: boolean }
-interface ResponseObject { content?: Record<string, { schema?: Schema }>; headers?: Record<string, HeaderObject> }
+interface ResponseObject { content?: Record<string, { schema?: Schema }>; headers?: Record<string, HeaderObject | { $ref: string }> }
 interface Operation { responses: Record<string, ResponseObject>; requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> } }
 export interface OpenApiDoc {
   openapi: string;
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; headers?: Record<string, HeaderObject> };
 }
 
 /** Headers the service itself sets on API answers; present means they must be declared. */
@@ -81,6 +81,14 @@ export class Contract {
     return check(data) ? [] : (check.errors ?? []).map((e) => `${e.dataPath || "(body)"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
   }
 
+  /** A header object, through its $ref into components/headers. */
+  header(h: HeaderObject | { $ref: string }): HeaderObject {
+    if (!("$ref" in h)) return h;
+    const found = this.doc.components.headers?.[h.$ref.replace("#/components/headers/", "")];
+    if (!found) throw new Error(`unresolved header ${h.$ref}`);
+    return found;
+  }
+
   /** The JSON request schema of an operation. */
   requestSchema(method: string, path: string, contentType = "application/json"): Schema {
     const schema = this.doc.paths[path]?.[method.toLowerCase()]?.requestBody?.content[contentType]?.schema;
@@ -131,7 +139,7 @@ export class Contract {
 
     // Headers (an answer outside the document has no declared headers to compare with)
     if (!path) return problems;
-    const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), h]));
+    const headers = Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, h]) => [name.toLowerCase(), this.header(h)]));
     for (const [name, h] of Object.entries(headers)) {
       const value = res.headers.get(name);
       if (value === null) {

@@ -7,7 +7,7 @@ import { ErrorBody } from "../../schema/api/resources.ts";
 import { ERROR_CODES } from "../../schema/errors.ts";
 import { LIMITS_TABLE } from "../../schema/limits.ts";
 import type { AppEnv } from "../env.ts";
-import { PUBLIC, errorResponses, success } from "./openapi-helpers.ts";
+import { HEADER_COMPONENTS, PUBLIC, errorResponses, success } from "./openapi-helpers.ts";
 
 export const API_INFO = {
   title: "Obscura API",
@@ -64,6 +64,7 @@ export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "API key, shown once at creation." });
   // The envelope of every error; each operation's responses narrow `code` to what it can answer.
   app.openAPIRegistry.register("Error", ErrorBody);
+  for (const [name, header] of Object.entries(HEADER_COMPONENTS)) app.openAPIRegistry.registerComponent("headers", name, header);
 
   const reference = (path: string, operationId: string, summary: string, content: Record<string, { schema: z.ZodType }>) =>
     app.openAPIRegistry.registerPath({
