@@ -99,7 +99,7 @@ export const FeatureEntry = z
     credits: z.number().openapi({ description: "Price in credits per unit." }),
     unit: z.string().openapi({ description: "request, or video_10s: each started 10 seconds of video." }),
     available: z.boolean().openapi({ description: "Whether a compute instance serves this feature right now." }),
-    parameters: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of the request body." }),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of the JSON request body, as the endpoint's requestBody in this document states it." }),
   })
   .openapi("FeatureEntry");
 

@@ -232,6 +232,12 @@ describe("the checker itself", () => {
 describe("request schemas refuse what the server refuses", () => {
   const decide = (path: string, body: unknown) => contract.validate(contract.requestSchema("POST", path), body, { closed: false }).length === 0;
 
+  it("GET /features lists each feature's parameters as the document's request schema", async () => {
+    const u = await createUser();
+    const { features } = (await (await send("GET", "/features", { user: u })).json()) as { features: Array<{ path: string; parameters: unknown }> };
+    for (const f of features) expect(f.parameters, f.path).toEqual(contract.requestSchema("POST", f.path));
+  });
+
   it("every feature POST requires a body and closes it (additionalProperties: false), in JSON and multipart", () => {
     for (const f of FEATURES) {
       const op = contract.doc.paths[`/api/v2${f.path}`]!.post!;
