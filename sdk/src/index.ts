@@ -6,6 +6,9 @@ import { Transport, type Answer, type ClientOptions } from "./http.ts";
 import { waitForJob, type Job, type WaitOptions } from "./jobs.ts";
 import { uploadBytes, type MediaKind, type Uploaded } from "./uploads.ts";
 
+export { mediaKindOf } from "./uploads.ts";
+export { budgetWait } from "./jobs.ts";
+
 export { ObscuraError, ObscuraJobError, type RateLimit } from "./errors.ts";
 export { DEFAULT_BASE_URL, type ClientOptions } from "./http.ts";
 export type { Job, WaitOptions } from "./jobs.ts";

@@ -1,19 +1,9 @@
 // Node-only helpers: local files in and out, and a client configured from the environment
 // (OBSCURA_API_KEY, OBSCURA_BASE_URL), as the CLI will use it.
 import { readFile, writeFile } from "node:fs/promises";
-import { extname } from "node:path";
-import { createObscura, type Obscura, type MediaKind, type Uploaded } from "./index.ts";
+import { createObscura, mediaKindOf, type Obscura, type MediaKind, type Uploaded } from "./index.ts";
 
 export * from "./index.ts";
-
-const VIDEO_EXTENSIONS = new Set([".mp4", ".mov", ".m4v", ".qt"]);
-
-/** image or video, from the file's bytes (ISO-BMFF brands) or, failing that, its extension. */
-export function mediaKindOf(path: string, head: Uint8Array): MediaKind {
-  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
-  if (ascii(4, 8) === "ftyp") return /^(heic|heix|hevc|heim|heis|mif1|msf1)$/.test(ascii(8, 12)) ? "image" : "video";
-  return VIDEO_EXTENSIONS.has(extname(path).toLowerCase()) ? "video" : "image";
-}
 
 export function obscuraFromEnv(env: Record<string, string | undefined> = process.env): Obscura {
   return createObscura({ apiKey: env.OBSCURA_API_KEY ?? "", baseUrl: env.OBSCURA_BASE_URL });

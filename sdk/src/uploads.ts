@@ -20,6 +20,15 @@ interface Ticket {
   max_bytes: number;
 }
 
+const VIDEO_EXTENSION = /\.(mp4|mov|m4v|qt)$/i;
+
+/** image or video, from the file's first bytes (the ISO-BMFF brand: HEIC is an image) or, failing that, its name. */
+export function mediaKindOf(name: string, head: Uint8Array): MediaKind {
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (ascii(4, 8) === "ftyp") return /^(heic|heix|hevc|heim|heis|mif1|msf1)$/.test(ascii(8, 12)) ? "image" : "video";
+  return VIDEO_EXTENSION.test(name) ? "video" : "image";
+}
+
 export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: Uint8Array, opts: { signal?: AbortSignal } = {}): Promise<Uploaded> {
   const { data: ticket } = await transport.request<Ticket>("POST", `/uploads/${kind}`, { signal: opts.signal });
   const res = await transport.raw("PUT", ticket.upload_url, { body: bytes as BodyInit, auth: false, headers: { "content-type": "application/octet-stream" }, signal: opts.signal });

@@ -4,7 +4,7 @@
 import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import snapshot from "../../sdk/openapi.json";
-import { createObscura, featurePath, ObscuraError, ObscuraJobError, type Job } from "../../sdk/src/index.ts";
+import { budgetWait, createObscura, featurePath, mediaKindOf, ObscuraError, ObscuraJobError, type Job } from "../../sdk/src/index.ts";
 import { sha256Hex } from "../../schema/signing.ts";
 import { jobStub } from "../../worker/services/jobs.ts";
 import { installFakeCompute } from "./fake-compute.ts";
@@ -27,6 +27,24 @@ describe("SDK", () => {
     expect(featurePath("video.object-removal")).toBe("/videos/object-removal");
     expect(featurePath("image.nsfw-detection")).toBe("/detect/nsfw");
     expect(() => featurePath("face-blur")).toThrow(TypeError);
+  });
+
+  it("tells images from videos by their bytes (HEIC is an image), else by the name", () => {
+    const ftyp = (brand: string) => new TextEncoder().encode(`\0\0\0\x18ftyp${brand}`);
+    expect(mediaKindOf("clip.bin", makeMp4Head())).toBe("video");
+    expect(mediaKindOf("photo.mp4", ftyp("heic"))).toBe("image");
+    expect(mediaKindOf("movie.mov", ftyp("qt  "))).toBe("video");
+    expect(mediaKindOf("movie.MOV", new Uint8Array(16))).toBe("video");
+    expect(mediaKindOf("photo.jpg", new Uint8Array([0xff, 0xd8, 0xff]))).toBe("image");
+  });
+
+  it("spreads polls over the time to the reset only when the daily budget runs low", () => {
+    const now = 1_000_000_000_000;
+    const reset = now / 1000 + 3600;
+    expect(budgetWait({ limit: 100, remaining: 50, reset }, 10, now)).toBe(0);
+    expect(budgetWait({ limit: 100, remaining: 4, reset }, 10, now)).toBe(900_000);
+    expect(budgetWait({ limit: 100, remaining: 0, reset }, 10, now)).toBe(3_600_000);
+    expect(budgetWait(undefined, 10, now)).toBe(0);
   });
 
   it("errors are ObscuraError with the envelope's code, status and message, and the rate headers", async () => {
