@@ -9,6 +9,7 @@ export const VIDEO_BILLING_UNIT_SECONDS = 10;
 export const FACE_BLUR_MODES = ["gaussian", "pixelated", "emoji"] as const;
 export const BLUR_ANYTHING_MODES = ["gaussian", "pixelated"] as const;
 export const SUNGLASSES_EMOJI = "\u{1F60E}";
+const SINGLE_EMOJI = /^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:\uFE0F|\u20E3|[\u{1F3FB}-\u{1F3FF}]|\u200D\p{Extended_Pictographic}|\p{Regional_Indicator})*$/u;
 
 const videoBase = { video_url: mediaUrl("video_url"), duration_seconds: durationSeconds, webhook_url: webhookUrl };
 const imageBase = { image_url: mediaUrl("image_url") };
@@ -24,9 +25,10 @@ const pixelationStrength = (dflt: number) =>
     .default(dflt)
     .openapi({ description: "Mosaic strength when pixelated is true: larger means coarser blocks (see README for the mapping)." });
 
+// Strict: unknown fields are refused (400 naming them), and the schema says so (additionalProperties: false).
 const params = {
-  "video.background-blur": z.object({ ...videoBase, blur_strength: blurStrength, is_watermark: isWatermark }),
-  "video.face-blur": z.object({
+  "video.background-blur": z.strictObject({ ...videoBase, blur_strength: blurStrength, is_watermark: isWatermark }),
+  "video.face-blur": z.strictObject({
     ...videoBase,
     blur_strength: blurStrength,
     pixelated,
@@ -37,12 +39,13 @@ const params = {
       .string({ error: "emoji must be a string" })
       .min(1, { error: "emoji must not be empty" })
       .max(16, { error: "emoji must be a single emoji" })
-      .regex(/^(?:\p{Extended_Pictographic}|\p{Regional_Indicator})(?:\uFE0F|\u20E3|[\u{1F3FB}-\u{1F3FF}]|\u200D\p{Extended_Pictographic}|\p{Regional_Indicator})*$/u, { error: "emoji must be a single emoji, e.g. \u{1F60E}" })
+      .regex(SINGLE_EMOJI, { error: "emoji must be a single emoji, e.g. \u{1F60E}" })
       .default(SUNGLASSES_EMOJI)
-      .openapi({ description: "Emoji drawn over each face in emoji mode.", example: SUNGLASSES_EMOJI }),
+      // The pattern without its /u flag (what JSON Schema expects; matched in Unicode mode).
+      .openapi({ description: "Emoji drawn over each face in emoji mode.", example: SUNGLASSES_EMOJI, pattern: SINGLE_EMOJI.source }),
   }),
-  "video.license-plate-blur": z.object({ ...videoBase, blur_strength: blurStrength, pixelated }),
-  "video.object-removal": z.object({
+  "video.license-plate-blur": z.strictObject({ ...videoBase, blur_strength: blurStrength, pixelated }),
+  "video.object-removal": z.strictObject({
     ...videoBase,
     object_text: prompt("object_text", 40).openapi({ description: "What to remove, at most 40 characters.", example: "person" }),
     prompt_bg: z
@@ -51,7 +54,7 @@ const params = {
       .optional()
       .openapi({ description: "Guidance for the background fill (see README)." }),
   }),
-  "video.blur-anything": z.object({
+  "video.blur-anything": z.strictObject({
     ...videoBase,
     prompt: prompt("prompt", 200).openapi({ description: "What to blur across frames.", example: "car" }),
     blur_strength: blurStrength,
@@ -75,9 +78,9 @@ const params = {
       .optional()
       .openapi({ description: "gaussian or pixelated; when absent it follows pixelated." }),
   }),
-  "video.face-anonymization": z.object({ ...videoBase, is_watermark: isWatermark }),
-  "image.blur-background": z.object({ ...imageBase, blur_strength: blurStrength }),
-  "image.remove-background": z.object({
+  "video.face-anonymization": z.strictObject({ ...videoBase, is_watermark: isWatermark }),
+  "image.blur-background": z.strictObject({ ...imageBase, blur_strength: blurStrength }),
+  "image.remove-background": z.strictObject({
     ...imageBase,
     output_transparent: z
       .boolean({ error: "output_transparent must be a boolean" })
@@ -85,22 +88,22 @@ const params = {
       .openapi({ description: "true: transparent PNG; false: background filled with background_color." }),
     background_color: hexColor,
   }),
-  "image.portrait-enhance": z.object({
+  "image.portrait-enhance": z.strictObject({
     ...imageBase,
     blur_strength: blurStrength,
     enhance_face: z.boolean({ error: "enhance_face must be a boolean" }).default(true),
     depth_effect: z.boolean({ error: "depth_effect must be a boolean" }).default(true),
   }),
-  "image.face-blur": z.object({ ...imageBase, blur_strength: blurStrength, pixelated }),
-  "image.license-plate-blur": z.object({ ...imageBase, blur_strength: blurStrength, pixelated }),
-  "image.blur-anything": z.object({
+  "image.face-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated }),
+  "image.license-plate-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated }),
+  "image.blur-anything": z.strictObject({
     ...imageBase,
     prompt: prompt("prompt", 200).openapi({ description: "What to blur.", example: "car" }),
     blur_strength: blurStrength,
     pixelated,
     pixelation_strength: pixelationStrength(20),
   }),
-  "image.nsfw-detection": z.object({
+  "image.nsfw-detection": z.strictObject({
     media_url: mediaUrl("media_url"),
     media_type: enumField("media_type", ["image", "video"]).default("image"),
   }),

@@ -5,6 +5,7 @@ import type { AppEnv } from "./env.ts";
 import { errorResponse, onError } from "./errors.ts";
 import { authenticate } from "./middleware/auth.ts";
 import { rateLimit } from "./middleware/rate-limit.ts";
+import { UPLOAD_MEDIA_PATH } from "./services/media.ts";
 import { formatIssues } from "./services/request-body.ts";
 import { registerDashboardRoutes } from "./dashboard/routes.tsx";
 import { registerAccountRoutes } from "./routes/account.ts";
@@ -27,6 +28,8 @@ export function createApp() {
 
   app.use("/api/v2/*", async (c, next) => (PUBLIC_API_PATHS.has(c.req.path) ? next() : authenticate(c, next)));
   app.use("/api/v2/*", async (c, next) => (PUBLIC_API_PATHS.has(c.req.path) ? next() : rateLimit(c, next)));
+  // Uploaded media (the image_url/video_url of an upload) is served to its owner only.
+  app.use(`${UPLOAD_MEDIA_PATH}*`, authenticate, rateLimit);
 
   registerDocsRoutes(app);
   registerAccountRoutes(app);

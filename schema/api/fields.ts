@@ -1,11 +1,28 @@
 // Field schemas shared by several endpoints, with the SPEC's types, ranges and defaults.
 import { z } from "@hono/zod-openapi";
+import { MAX_VIDEO_SECONDS } from "../limits.ts";
+import { MAX_MEDIA_URL_LENGTH } from "../media-url.ts";
+
+// What a schema can say of the media-URL policy (schema/media-url.ts): http(s), no user:password@
+// before the host, at most MAX_MEDIA_URL_LENGTH characters. The server refuses the rest (private,
+// loopback, link-local and reserved addresses, localhost names, signed URLs) with its own codes,
+// so these patterns live in the document only: a broken URL still answers invalid_media_url.
+const HTTP_URL_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\\\@]*(?:[/?#\\\\]|$)";
+const HTTPS_URL_PATTERN = "^[Hh][Tt][Tt][Pp][Ss]://[^/?#\\\\@]*(?:[/?#\\\\]|$)";
+const URL_POLICY =
+  "Refused: other schemes, credentials (user:password@), localhost and single-label or private-use names, private, loopback, link-local, CGNAT, multicast and reserved IPv4/IPv6 addresses (numeric encodings included), and signed URLs (S3, GCS, Azure SAS, CloudFront and similar query signatures).";
 
 export const mediaUrl = (what: string) =>
   z
     .string({ error: `${what} must be a string URL` })
     .min(1, { error: `${what} is required` })
-    .openapi({ format: "uri", description: `Public http(s) URL of the ${what.replace("_url", "")}, or a media URL returned by an upload endpoint.`, example: "https://example.com/photo.jpg" });
+    .openapi({
+      format: "uri",
+      pattern: HTTP_URL_PATTERN,
+      maxLength: MAX_MEDIA_URL_LENGTH,
+      description: `Public http(s) URL of the ${what.replace("_url", "")}, or a media URL returned by an upload endpoint. ${URL_POLICY}`,
+      example: "https://example.com/photo.jpg",
+    });
 
 export const blurStrength = z
   .number({ error: "blur_strength must be a number from 0 to 1" })
@@ -27,13 +44,19 @@ export const isWatermark = z
 export const durationSeconds = z
   .number({ error: "duration_seconds must be a number" })
   .positive({ error: "duration_seconds must be greater than 0" })
+  .max(MAX_VIDEO_SECONDS, { error: `duration_seconds must be at most ${MAX_VIDEO_SECONDS} (the longest video accepted)` })
   .optional()
-  .openapi({ description: "Duration of the video in seconds, used to estimate the credits reserved. When absent the service probes the video." });
+  .openapi({ description: `Duration of the video in seconds, used to estimate the credits reserved (at most ${MAX_VIDEO_SECONDS}, the longest video accepted). When absent the service probes the video.` });
 
 export const webhookUrl = z
   .string({ error: "webhook_url must be a string URL" })
   .optional()
-  .openapi({ format: "uri", description: "Public https URL that receives the job record (signed) when the job completes or fails." });
+  .openapi({
+    format: "uri",
+    pattern: HTTPS_URL_PATTERN,
+    maxLength: MAX_MEDIA_URL_LENGTH,
+    description: `Public https URL that receives the job record (signed) when the job completes or fails. ${URL_POLICY.replace("other schemes", "http and other schemes")}`,
+  });
 
 export const prompt = (field: string, max: number) =>
   z

@@ -99,14 +99,14 @@ export const FeatureEntry = z
     credits: z.number().openapi({ description: "Price in credits per unit." }),
     unit: z.string().openapi({ description: "request, or video_10s: each started 10 seconds of video." }),
     available: z.boolean().openapi({ description: "Whether a compute instance serves this feature right now." }),
-    parameters: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of the request body." }),
+    parameters: z.record(z.string(), z.unknown()).openapi({ description: "JSON Schema of the JSON request body, as the endpoint's requestBody in this document states it." }),
   })
   .openapi("FeatureEntry");
 
 export const FeatureCatalog = z.object({ success: z.literal(true), features: z.array(FeatureEntry) }).openapi("FeatureCatalog");
 
 export const UploadRequest = z
-  .object({
+  .strictObject({
     content_type: z.string().optional().openapi({ description: "Informational only: the content is checked by its bytes." }),
   })
   .openapi("UploadRequest");

@@ -60,6 +60,14 @@ describe("body format", () => {
     await expectError(res, "unsupported_media_type", /does not match Content-Type multipart\/form-data/);
   });
 
+  it("a multipart body under a JSON Content-Type: 415 (Content-Type must match the body), not invalid_json", async () => {
+    const form = new FormData();
+    form.append("image_url", IMG);
+    const multipart = await new Request("http://localhost/", { method: "POST", body: form }).text();
+    const res = await api("/images/face-blur", { method: "POST", key: (await u()).key, body: multipart, headers: { "content-type": "application/json" } });
+    await expectError(res, "unsupported_media_type", /^The body is multipart\/form-data but Content-Type says JSON/);
+  });
+
   it("a file part under another name: 400 naming the endpoint's part", async () => {
     const form = new FormData();
     form.append("video", new File([await makePng()], "a.png"));
@@ -93,6 +101,7 @@ describe("field validation names the field and the rule", () => {
     ["pixelated as a string", "/images/face-blur", { image_url: IMG, pixelated: "yes" }, "pixelated must be a boolean"],
     ["is_watermark as a number", "/videos/face-anonymization", { video_url: VID, is_watermark: 0 }, "is_watermark must be a boolean"],
     ["duration_seconds 0", "/videos/face-blur", { video_url: VID, duration_seconds: 0 }, "duration_seconds must be greater than 0"],
+    ["duration_seconds over the longest video (nothing priced for it)", "/videos/face-blur", { video_url: VID, duration_seconds: 1e9 }, "duration_seconds must be at most 600 (the longest video accepted)"],
     ["media_type audio", "/detect/nsfw", { media_url: IMG, media_type: "audio" }, "media_type must be one of: image, video"],
     ["image_url missing", "/images/face-blur", {}, "image_url is required"],
     ["video_url missing", "/videos/license-plate-blur", {}, "video_url is required"],

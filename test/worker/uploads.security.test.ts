@@ -3,7 +3,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { signToken } from "../../schema/signing.ts";
-import { API, BASE, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
+import { api, API, BASE, createUser, expectError, makePng, postJson, putBytes, uploadTicket, uploadedMedia } from "./helpers.ts";
 
 describe("upload security", () => {
   it("tickets need a valid key", async () => {
@@ -36,10 +36,14 @@ describe("upload security", () => {
     await expectError(await postJson("/detect/nsfw", thief.key, { media_url: img.url }), "media_not_found");
   });
 
-  it("uploaded media is not publicly readable at its media URL", async () => {
+  it("uploaded media is readable at its media URL by its owner only", async () => {
     const u = await createUser();
     const { url } = await uploadedMedia(u, "image");
-    await expectError(await SELF.fetch(url), "not_found");
+    await expectError(await SELF.fetch(url), "unauthorized");
+    await expectError(await api(url, { key: (await createUser()).key }), "media_not_found");
+    const own = await api(url, { key: u.key });
+    expect([own.status, own.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(new Uint8Array(await own.arrayBuffer())).toEqual(await makePng());
   });
 
   it("internal media reads need a valid signed token", async () => {

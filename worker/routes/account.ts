@@ -8,11 +8,11 @@ import type { AppEnv } from "../env.ts";
 import { computeHealth } from "../services/compute.ts";
 import { webhookSecret } from "../durable/job.ts";
 import { creditSummary } from "../services/ledger.ts";
-import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+import { AUTHENTICATED, BEARER, COMMON_ERRORS, errorResponses, success } from "./openapi-helpers.ts";
 
 const ok = <T extends z.ZodType>(schema: T, description: string) => ({
-  200: { description, content: { "application/json": { schema } }, headers: rateHeaders },
-  ...errorResponses(...COMMON_ERRORS),
+  ...success(200, description, { "application/json": { schema } }, AUTHENTICATED),
+  ...errorResponses(AUTHENTICATED, ...COMMON_ERRORS),
 });
 
 const me = createRoute({ method: "get", path: "/api/v2/me", tags: ["Account"], summary: "Validate the key and show the account", security: BEARER, responses: ok(Account, "The account that owns the key.") });
@@ -28,7 +28,20 @@ const webhook = createRoute({
 });
 const features = createRoute({ method: "get", path: "/api/v2/features", tags: ["Account"], summary: "Feature catalog with prices and parameters", security: BEARER, responses: ok(FeatureCatalog, "Every feature.") });
 
+type Paths = Record<string, { post?: { requestBody?: { content: Record<string, { schema: Record<string, unknown> }> } } }>;
+
 export function registerAccountRoutes(app: OpenAPIHono<AppEnv>): void {
+  // A feature's `parameters` are its JSON request schema exactly as the OpenAPI document states it
+  // (rules, defaults, descriptions, closed); built once, after every route is registered.
+  let parameters: Map<string, Record<string, unknown>> | undefined;
+  const parametersOf = (path: string) => {
+    if (!parameters) {
+      const paths = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "", version: "" } }).paths as unknown as Paths;
+      parameters = new Map(FEATURES.map((f) => [f.path, paths[`/api/v2${f.path}`]!.post!.requestBody!.content["application/json"]!.schema]));
+    }
+    return parameters.get(path)!;
+  };
+
   app.openapi(me, async (c) => {
     const account = c.get("account");
     const { available } = await creditSummary(c.env.DB, account.id);
@@ -62,7 +75,7 @@ export function registerAccountRoutes(app: OpenAPIHono<AppEnv>): void {
           credits: f.credits,
           unit: f.unit === "request" ? "request" : `video_${VIDEO_BILLING_UNIT_SECONDS}s`,
           available: served.has(f.id),
-          parameters: z.toJSONSchema(f.params, { io: "input", unrepresentable: "any" }) as Record<string, unknown>,
+          parameters: parametersOf(f.path),
         })),
       },
       200,

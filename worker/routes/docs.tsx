@@ -2,10 +2,12 @@
 // GET /api/v2/openapi.json (OpenAPI 3.1 from the zod schemas) and GET /api/v2/docs, a page
 // rendered on the server from that same document: no scripts, fonts or styles from elsewhere,
 // so it works on an air-gapped network.
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { ErrorBody } from "../../schema/api/resources.ts";
 import { ERROR_CODES } from "../../schema/errors.ts";
 import { LIMITS_TABLE } from "../../schema/limits.ts";
 import type { AppEnv } from "../env.ts";
+import { HEADER_COMPONENTS, PUBLIC, errorResponses, success } from "./openapi-helpers.ts";
 
 export const API_INFO = {
   title: "Obscura API",
@@ -60,6 +62,23 @@ function Fields(props: { schema: Schema }) {
 export function registerDocsRoutes(app: OpenAPIHono<AppEnv>): void {
   const document = () => app.getOpenAPI31Document({ openapi: "3.1.0", info: API_INFO, servers: [{ url: "/" }] });
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", { type: "http", scheme: "bearer", description: "API key, shown once at creation." });
+  // The envelope of every error; each operation's responses narrow `code` to what it can answer.
+  app.openAPIRegistry.register("Error", ErrorBody);
+  for (const [name, header] of Object.entries(HEADER_COMPONENTS)) app.openAPIRegistry.registerComponent("headers", name, header);
+
+  const reference = (path: string, operationId: string, summary: string, content: Record<string, { schema: z.ZodType }>) =>
+    app.openAPIRegistry.registerPath({
+      method: "get",
+      path,
+      operationId,
+      tags: ["Reference"],
+      summary,
+      description: "Public: no key, not counted against any limit, no rate-limit headers.",
+      security: [],
+      responses: { ...success(200, summary, content, PUBLIC), ...errorResponses(PUBLIC, "internal_error") },
+    });
+  reference("/api/v2/openapi.json", "getOpenApiDocument", "This OpenAPI 3.1 document", { "application/json": { schema: z.record(z.string(), z.unknown()) } });
+  reference("/api/v2/docs", "getDocsPage", "The API reference as an HTML page (works offline)", { "text/html": { schema: z.string() } });
 
   app.get("/api/v2/openapi.json", (c) => c.json(document()));
 

@@ -19,7 +19,7 @@ import { readBody } from "../services/request-body.ts";
 import { createJob } from "../services/jobs.ts";
 import { mediaForCompute, storeResult } from "../services/results.ts";
 import { storeFilePart } from "../services/uploads.ts";
-import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+import { BEARER, COMMON_ERRORS, PREFERENCE_APPLIED, errorResponses, success } from "./openapi-helpers.ts";
 
 /** Image requests run asynchronously when the client sends this standard preference (RFC 7240). */
 export const PREFER_ASYNC = /(^|[,;\s])respond-async([,;\s]|$)/i;
@@ -42,7 +42,9 @@ export async function handleFeature(c: Context<AppEnv>, feature: Feature): Promi
     const fileDigest = file ? await sha256Hex(await file.arrayBuffer()) : undefined;
     const claim = await claimIdempotencyKey(db, account.id, idempotencyKey, await requestFingerprint(`${feature.path}${isAsync ? "#async" : ""}`, params, fileDigest));
     if (claim.kind === "replay") {
-      return new Response(claim.body, { status: claim.status, headers: { "content-type": "application/json", "Idempotent-Replayed": "true" } });
+      const headers: Record<string, string> = { "content-type": "application/json", "Idempotent-Replayed": "true" };
+      if (claim.status === 202 && feature.media === "image") headers["Preference-Applied"] = "respond-async";
+      return new Response(claim.body, { status: claim.status, headers });
     }
   }
   let response: Response;
@@ -169,13 +171,15 @@ function documentFeature(app: OpenAPIHono<AppEnv>, feature: Feature): void {
     [feature.filePart]: z.string().optional().openapi({ type: "string", format: "binary", description: "The media file itself (stored like an upload)." }),
   });
   const isVideo = feature.media === "video";
-  const success: Record<number, { description: string; content: Record<string, { schema: z.ZodType }>; headers: typeof rateHeaders }> = feature.id === "image.nsfw-detection"
-    ? { 200: { description: "Classification result.", content: { "application/json": { schema: NsfwResult } }, headers: rateHeaders } }
+  const opts = { authenticated: true, idempotent: true };
+  const json = (schema: z.ZodType) => ({ "application/json": { schema } });
+  const successes = feature.id === "image.nsfw-detection"
+    ? success(200, "Classification result.", json(NsfwResult), opts)
     : isVideo
-      ? { 202: { description: "Job accepted; poll GET /api/v2/jobs/{job_id}.", content: { "application/json": { schema: VideoJob } }, headers: rateHeaders } }
+      ? success(202, "Job accepted; poll GET /api/v2/jobs/{job_id}.", json(VideoJob), opts)
       : {
-          200: { description: "Processed image.", content: { "application/json": { schema: ImageResult } }, headers: rateHeaders },
-          202: { description: "With `Prefer: respond-async`: job accepted, poll GET /api/v2/jobs/{job_id}.", content: { "application/json": { schema: VideoJob } }, headers: rateHeaders },
+          ...success(200, "Processed image.", json(ImageResult), opts),
+          ...success(202, "With `Prefer: respond-async`: job accepted, poll GET /api/v2/jobs/{job_id}.", json(VideoJob), opts, PREFERENCE_APPLIED),
         };
   const price = feature.unit === "request"
     ? `${feature.credits} credit(s) per request${feature.id === "image.nsfw-detection" ? ` (${NSFW_VIDEO_CREDITS} for a video)` : ""}, charged only on success.`
@@ -193,13 +197,14 @@ function documentFeature(app: OpenAPIHono<AppEnv>, feature: Feature): void {
         "Idempotency-Key": z.string().optional().openapi({ description: "Retries with the same key return the first answer instead of running (and charging) again." }),
         ...(isVideo || feature.id === "image.nsfw-detection" ? {} : { Prefer: z.string().optional().openapi({ description: "`respond-async` runs the request as a job (202)." }) }),
       }),
-      body: { content: { "application/json": { schema: feature.params }, "multipart/form-data": { schema: multipart } } },
+      body: { required: true, content: { "application/json": { schema: feature.params }, "multipart/form-data": { schema: multipart } } },
     },
     responses: {
-      ...success,
+      ...successes,
       ...errorResponses(
+        opts,
         ...COMMON_ERRORS,
-        "invalid_request", "invalid_json", "invalid_media_url", "media_url_not_allowed", "insufficient_credits", "media_not_found",
+        "invalid_request", "invalid_json", "request_too_large", "invalid_media_url", "media_url_not_allowed", "insufficient_credits", "media_not_found",
         "idempotency_conflict", "media_too_large", "unsupported_media_type", "unsupported_media_format", "corrupt_media", "media_unreachable",
         ...(isVideo ? (["plan_restricted"] as const) : []),
         ...(feature.id.endsWith("blur-anything") || feature.id.endsWith("object-removal") ? (["unsupported_prompt"] as const) : []),

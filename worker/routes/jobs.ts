@@ -4,7 +4,7 @@ import { ApiError } from "../../schema/errors.ts";
 import { JobRecord } from "../../schema/api/resources.ts";
 import type { AppEnv } from "../env.ts";
 import { jobStub } from "../services/jobs.ts";
-import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+import { AUTHENTICATED, BEARER, COMMON_ERRORS, errorResponses, success } from "./openapi-helpers.ts";
 
 const JOB_ID = /^job_[A-Za-z0-9_-]{16,40}$/;
 
@@ -17,8 +17,8 @@ const getJob = createRoute({
   security: BEARER,
   request: { params: z.object({ job_id: z.string().openapi({ example: "job_3q2X9c0d1e2f3g4h5i6j7k" }) }) },
   responses: {
-    200: { description: "The job.", content: { "application/json": { schema: JobRecord } }, headers: rateHeaders },
-    ...errorResponses(...COMMON_ERRORS, "job_not_found"),
+    ...success(200, "The job.", { "application/json": { schema: JobRecord } }, AUTHENTICATED),
+    ...errorResponses(AUTHENTICATED, ...COMMON_ERRORS, "job_not_found"),
   },
 });
 

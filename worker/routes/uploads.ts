@@ -1,5 +1,5 @@
 // POST /uploads/image, POST /uploads/video (tickets) and the PUT target they hand out.
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { UploadDone, UploadRequest, UploadTicket } from "../../schema/api/resources.ts";
 import { SUPPORTED_IMAGE_FORMATS_TEXT, SUPPORTED_VIDEO_FORMATS_TEXT, type MediaKind } from "../../schema/media-format.ts";
 import type { AppEnv } from "../env.ts";
@@ -7,7 +7,7 @@ import { createDb } from "../services/db.ts";
 import { uploadMediaUrl } from "../services/media.ts";
 import { readBody } from "../services/request-body.ts";
 import { UPLOAD_PUT_PATH, createUploadTicket, receiveUpload } from "../services/uploads.ts";
-import { BEARER, COMMON_ERRORS, errorResponses, rateHeaders } from "./openapi-helpers.ts";
+import { AUTHENTICATED, BEARER, COMMON_ERRORS, PUBLIC, errorResponses, success } from "./openapi-helpers.ts";
 
 function ticketRoute(kind: MediaKind) {
   return createRoute({
@@ -19,8 +19,8 @@ function ticketRoute(kind: MediaKind) {
     security: BEARER,
     request: { body: { required: false, content: { "application/json": { schema: UploadRequest } } } },
     responses: {
-      201: { description: "Upload ticket.", content: { "application/json": { schema: UploadTicket } }, headers: rateHeaders },
-      ...errorResponses(...COMMON_ERRORS, "invalid_request", "invalid_json", "unsupported_media_type"),
+      ...success(201, "Upload ticket.", { "application/json": { schema: UploadTicket } }, AUTHENTICATED),
+      ...errorResponses(AUTHENTICATED, ...COMMON_ERRORS, "invalid_request", "invalid_json", "request_too_large", "unsupported_media_type"),
     },
   });
 }
@@ -51,12 +51,18 @@ export function registerUploadRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({
     method: "put",
     path: `${UPLOAD_PUT_PATH}{token}`,
+    operationId: "uploadPut",
     tags: ["Uploads"],
     summary: "Upload target (the upload_url)",
-    description: "The signed URL itself authorizes the upload; no bearer key. Needs Content-Length. The content is checked from its magic bytes.",
+    description: "The signed URL itself authorizes the upload: no bearer key, and no rate-limit headers. Send the file as the raw body with a `Content-Length`; any `Content-Type` is accepted, the format is read from the magic bytes. Each URL takes one successful upload.",
+    security: [],
+    request: {
+      params: z.object({ token: z.string().openapi({ description: "The signed token at the end of `upload_url`." }) }),
+      body: { required: true, description: "The file's bytes.", content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } } },
+    },
     responses: {
-      200: { description: "Stored.", content: { "application/json": { schema: UploadDone } } },
-      ...errorResponses("invalid_request", "upload_expired", "media_too_large", "unsupported_media_format"),
+      ...success(200, "Stored.", { "application/json": { schema: UploadDone } }, PUBLIC),
+      ...errorResponses(PUBLIC, "invalid_request", "upload_expired", "media_too_large", "unsupported_media_format", "internal_error"),
     },
   });
   app.put(`${UPLOAD_PUT_PATH}:token`, async (c) => {

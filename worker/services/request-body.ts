@@ -45,6 +45,9 @@ function namesForMessage(keys: string[]): string {
   return shown.join(", ") + (keys.length > 5 ? ` and ${keys.length - 5} more` : "");
 }
 
+/** The start of a multipart/form-data body: a boundary line, then a part's Content-Disposition. */
+const MULTIPART_BODY = /^(?:\r?\n)*--[^\r\n]{1,70}\r?\n(?:[^\r\n]+\r?\n)*?content-disposition:\s*form-data/i;
+
 /** The body as text, refused (413) past `max` bytes without reading further: declared or streamed. */
 async function readBounded(request: Request, max: number): Promise<string> {
   const tooLarge = () => new ApiError("request_too_large", `The JSON body is over ${max / 1024} KiB; send media by URL, upload or file part.`);
@@ -81,6 +84,8 @@ export async function readBody<S extends z.ZodObject>(request: Request, schema: 
     try {
       raw = text.trim() === "" ? {} : JSON.parse(text);
     } catch (err) {
+      // A multipart body under a JSON Content-Type is a mismatch (415), not malformed JSON.
+      if (MULTIPART_BODY.test(text)) throw new ApiError("unsupported_media_type", "The body is multipart/form-data but Content-Type says JSON; send Content-Type: multipart/form-data with its boundary.");
       throw new ApiError("invalid_json", `The body is not valid JSON: ${(err as Error).message}`);
     }
     if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new ApiError("invalid_json", "The JSON body must be an object.");

@@ -1,0 +1,38 @@
+// Sending bytes the API can take: an upload ticket, then a PUT of the bytes to its signed URL
+// (never with the API key). Returns the media URL to pass to a feature.
+import { errorOf, type Transport } from "./http.ts";
+
+export type MediaKind = "image" | "video";
+
+export interface Uploaded {
+  upload_id: string;
+  /** The image_url or video_url to pass to a feature (usable for 24 hours, by this account only). */
+  media_url: string;
+  format: string;
+  size_bytes: number;
+}
+
+interface Ticket {
+  upload_id: string;
+  upload_url: string;
+  image_url?: string;
+  video_url?: string;
+  max_bytes: number;
+}
+
+const VIDEO_EXTENSION = /\.(mp4|mov|m4v|qt)$/i;
+
+/** image or video, from the file's first bytes (the ISO-BMFF brand: HEIC is an image) or, failing that, its name. */
+export function mediaKindOf(name: string, head: Uint8Array): MediaKind {
+  const ascii = (from: number, to: number) => String.fromCharCode(...head.subarray(from, to));
+  if (ascii(4, 8) === "ftyp") return /^(heic|heix|hevc|heim|heis|mif1|msf1)$/.test(ascii(8, 12)) ? "image" : "video";
+  return VIDEO_EXTENSION.test(name) ? "video" : "image";
+}
+
+export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: Uint8Array, opts: { signal?: AbortSignal } = {}): Promise<Uploaded> {
+  const { data: ticket } = await transport.request<Ticket>("POST", `/uploads/${kind}`, { signal: opts.signal });
+  const res = await transport.raw("PUT", ticket.upload_url, { body: bytes as BodyInit, auth: false, headers: { "content-type": "application/octet-stream" }, signal: opts.signal });
+  if (!res.ok) throw await errorOf(res);
+  const done = (await res.json()) as { format: string; size_bytes: number };
+  return { upload_id: ticket.upload_id, media_url: (kind === "image" ? ticket.image_url : ticket.video_url)!, format: done.format, size_bytes: done.size_bytes };
+}
