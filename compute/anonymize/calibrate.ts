@@ -79,7 +79,7 @@ export const CALIBRATION_BUDGET = { capacity: 3000, perFrame: 20 };
  * and later ones then pay it back), takes a further round of candidates only while the balance
  * covers it, and shares what is left among the tracks that walk. So calibration costs at most
  * about `capacity` at once and `perFrame` per frame on average; a face it could not afford keeps
- * the best candidate measured so far (not blurred, not left as is).
+ * the best candidate measured so far (never left as is; blurred where that is not another person).
  */
 export class CalibrationBudget {
   readonly capacity: number;
