@@ -7,6 +7,11 @@
 // --crowd: the same measurement on a crowd instead, a 1280x720 25 fps 4 s pan/zoom over
 // group-collage-small-faces.jpg (22 faces), every 10th frame measured; it also prints what the
 // calibration budget (CalibrationBudget) had left, so its cost is visible.
+// Each measured face is also counted as drawn or blurred (the processor's onFaces; a track whose
+// replacement the calibration's verdict does not call another person is blurred): "still a face"
+// is over the drawn faces, and "hidden" (blurred, or drawn and >= 0.6 from the original) over
+// all. The sharpness ratio (output/input, inside the face) of each kind is printed too: the e2e
+// test tells blurred faces from drawn ones by it.
 // --sheet out.png: a contact sheet of every measured face, input | output, for the last salt (to
 // look at, not to measure: the figures say nothing of how natural the faces look).
 import { tmpdir } from "node:os";
@@ -18,7 +23,10 @@ import { processVideo } from "../compute/video/stream.ts";
 import { faceAnonymizationVideo } from "../compute/pipelines/video/face-anonymization.ts";
 import { sharedModels } from "../compute/models/index.ts";
 import { CalibrationBudget } from "../compute/anonymize/calibrate.ts";
-import { FaceMeter } from "../compute/anonymize/evaluate.ts";
+import { ANOTHER_PERSON, FaceMeter, STILL_A_FACE } from "../compute/anonymize/evaluate.ts";
+import { iou } from "../compute/models/geometry.ts";
+import type { Box } from "../compute/types.ts";
+import { sharpness } from "../test/compute/photos.ts";
 import { faceTiles, writeSheet } from "./anonymization.ts";
 const { values: flags, positionals } = parseArgs({ allowPositionals: true, options: { crowd: { type: "boolean", default: false }, sheet: { type: "string" } } });
 const clipShape = flags.crowd
@@ -33,30 +41,61 @@ const models = sharedModels();
 const meter = new FaceMeter();
 const salts = (positionals[0] ?? "1").split(",").map(Number);
 const allS: number[] = [], allD: number[] = [];
+let allBlurred = 0, allDrawn = 0, allUntouched = 0, allHidden = 0, allMeasured = 0;
+/** The centre of a box (the face without its box's background corners), as the e2e test measures it. */
+const core = (b: Box, f = 0.15): Box => ({ x: b.x + b.width * f, y: b.y + b.height * f, width: b.width * (1 - 2 * f), height: b.height * (1 - 2 * f) });
 /** "passing/all" for scores at or above t. */
 const f = (xs: number[], t: number) => `${xs.filter((x) => x >= t).length}/${xs.length}`;
 for (const salt of salts) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
   const budget = new CalibrationBudget();
-  await processVideo(clip, output, { processor: faceAnonymizationVideo({ video_url: clip, is_watermark: false }, models, { salt, budget }) });
+  const plans = new Map<number, { drawn: Box[]; blurred: Box[] }>();
+  const onFaces = (index: number, faces: { drawn: Box[]; blurred: Box[] }) => void plans.set(index, faces);
+  await processVideo(clip, output, { processor: faceAnonymizationVideo({ video_url: clip, is_watermark: false }, models, { salt, budget, onFaces }) });
   const secs = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const cost = `${secs.toFixed(0)} s, ${((cpu.user + cpu.system) / 1e6).toFixed(0)} s CPU, calibration budget left ${budget.left} of ${budget.capacity}`;
   const out = await decodeFrames(output);
   const s: number[] = [], d: number[] = [];
   const rows: string[] = [];
+  let blurred = 0, untouched = 0, hidden = 0;
+  const sharpDrawn: number[] = [], sharpBlurred: number[] = [];
   const sheet = salt === salts.at(-1) ? flags.sheet : undefined;
   const tiles: Buffer[] = [];
   for (let i = 0; i < input.length; i += clipShape.every) {
     const originals = await meter.faces(input[i], 0.5);
     const r = await meter.compare(out[i], originals);
     if (sheet) tiles.push(...(await faceTiles(input[i], out[i], originals)));
-    r.forEach((x, j) => { s.push(x.score); d.push(x.distance); rows.push(`f${i}x${Math.round(originals[j].box.x + originals[j].box.width / 2)}@${Math.round(originals[j].box.width)}px ${x.score.toFixed(2)}/${x.distance.toFixed(2)}`); });
+    const plan = plans.get(i) ?? { drawn: [], blurred: [] };
+    r.forEach((x, j) => {
+      const box = originals[j].box;
+      // What the processor did with the face here: the box (drawn or blurred) it overlaps most.
+      const near = (boxes: Box[]) => Math.max(0, ...boxes.map((b) => iou(b, box)));
+      const kind = Math.max(near(plan.drawn), near(plan.blurred)) < 0.3 ? "untouched" : near(plan.blurred) > near(plan.drawn) ? "blurred" : "drawn";
+      const ratio = sharpness(out[i], core(box)) / sharpness(input[i], core(box));
+      if (kind === "drawn") {
+        s.push(x.score); d.push(x.distance); sharpDrawn.push(ratio);
+        if (x.distance >= ANOTHER_PERSON) hidden++;
+      } else if (kind === "blurred") {
+        blurred++; hidden++; sharpBlurred.push(ratio);
+      } else untouched++;
+      rows.push(`f${i}x${Math.round(box.x + box.width / 2)}@${Math.round(box.width)}px ${kind} ${x.score.toFixed(2)}/${x.distance.toFixed(2)} sharp ${ratio.toFixed(2)}`);
+    });
   }
   allS.push(...s); allD.push(...d);
-  console.log(`salt ${salt} (${cost}): score>=0.5 ${f(s, 0.5)} min ${Math.min(...s).toFixed(2)}; dist>=0.6 ${f(d, 0.6)} min ${Math.min(...d).toFixed(2)}`);
+  const measured = s.length + blurred + untouched;
+  allBlurred += blurred; allDrawn += s.length; allUntouched += untouched; allHidden += hidden; allMeasured += measured;
+  const range = (xs: number[]) => (xs.length ? `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}` : "-");
+  console.log(
+    `salt ${salt} (${cost}): ${measured} faces: drawn ${s.length}, blurred ${blurred}, untouched ${untouched}; ` +
+      `another person or blurred ${hidden}/${measured}; drawn: score>=0.5 ${f(s, STILL_A_FACE)} min ${Math.min(...s).toFixed(2)}, dist>=0.6 ${f(d, ANOTHER_PERSON)} min ${Math.min(...d).toFixed(2)}; ` +
+      `sharpness out/in drawn ${range(sharpDrawn)}, blurred ${range(sharpBlurred)}`,
+  );
   if (process.env.VERBOSE) console.log(rows.join("  "));
   if (sheet) await writeSheet(tiles, sheet);
 }
-console.log(`ALL: score>=0.5 ${f(allS, 0.5)} min ${Math.min(...allS).toFixed(2)}; dist>=0.6 ${f(allD, 0.6)} min ${Math.min(...allD).toFixed(2)}`);
+console.log(
+  `ALL: ${allMeasured} faces: drawn ${allDrawn}, blurred ${allBlurred}, untouched ${allUntouched}; another person or blurred ${allHidden}/${allMeasured}; ` +
+    `drawn: score>=0.5 ${f(allS, STILL_A_FACE)} min ${Math.min(...allS).toFixed(2)}, dist>=0.6 ${f(allD, ANOTHER_PERSON)} min ${Math.min(...allD).toFixed(2)}`,
+);

@@ -159,7 +159,7 @@ export const FEATURES: readonly Feature[] = [
   video("license-plate-blur", "Video licence plate blur", 2, "Blurs every licence plate, tracked across frames."),
   video("object-removal", "Video object removal", 5, "Removes the named object and fills in what is behind it."),
   video("blur-anything", "Video blur anything", 3, "Blurs whatever the prompt names, tracked across frames."),
-  video("face-anonymization", "Video face anonymization", 5, "Replaces every face with a generated face that is not the same person."),
+  video("face-anonymization", "Video face anonymization", 5, "Replaces every face with a generated face that is not the same person; a face it cannot make another person is blurred."),
   image("blur-background", "Image background blur", 2, "Blurs the background behind the subject."),
   image("remove-background", "Image background removal", 2, "Cuts out the subject: transparent PNG or a flat colour."),
   image("portrait-enhance", "Portrait enhancement", 3, "Enhances the face and adds a depth-of-field background blur."),

@@ -14,8 +14,12 @@
 // figure is measured with: the seed-only figure (bench/anonymization.ts, first block) is the
 // unselected one. What a job spends on all this is bounded by its CalibrationBudget: a crowd gets
 // fewer candidates and shorter walks, never more than the budget allows.
+// Each choice ends with a verdict (`anotherPerson`): whether the chosen replacement is at least
+// ANOTHER_PERSON (face-api's own same-person line) from the original on every view measured. The
+// pipeline blurs a track whose replacement misses it, so no face it returns is one its own check
+// calls the same person.
 import type { Box, Frame } from "../types.ts";
-import { distance, FaceMeter, STILL_A_FACE } from "./evaluate.ts";
+import { ANOTHER_PERSON, distance, FaceMeter, STILL_A_FACE } from "./evaluate.ts";
 import type { SyntheticIdentity } from "./identity.ts";
 import { neighbourIdentity, prng, seedOf, syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
@@ -75,7 +79,7 @@ export const CALIBRATION_BUDGET = { capacity: 3000, perFrame: 20 };
  * and later ones then pay it back), takes a further round of candidates only while the balance
  * covers it, and shares what is left among the tracks that walk. So calibration costs at most
  * about `capacity` at once and `perFrame` per frame on average; a face it could not afford keeps
- * the best candidate measured so far (not blurred, not left as is).
+ * the best candidate measured so far (never left as is; blurred where that is not another person).
  */
 export class CalibrationBudget {
   readonly capacity: number;
@@ -124,14 +128,38 @@ class MeteredPasses {
     return this.meter.detect(frame, 0.05);
   }
 
-  describe(frame: Frame, boxes: Box[]) {
+  /**
+   * Landmarks and descriptor per box. A face that cannot be described (its box or its landmarks'
+   * aligned box has no pixel in the frame: FaceLandmarker.describe throws for the whole batch)
+   * gets a NaN descriptor (faceDistance: -Infinity, never "another person", so blurred), and
+   * the other faces of the batch are still measured.
+   */
+  async describe(frame: Frame, boxes: Box[]) {
     this.charge(boxes.length);
-    return this.meter.landmarker.describe(frame, boxes);
+    try {
+      return await this.meter.landmarker.describe(frame, boxes);
+    } catch (err) {
+      if (!undescribable(err)) throw err;
+      return Promise.all(boxes.map(async (box) => {
+        try {
+          return (await this.meter.landmarker.describe(frame, [box]))[0];
+        } catch (e) {
+          if (!undescribable(e)) throw e;
+          return { points: [], descriptor: new Float32Array(128).fill(NaN) };
+        }
+      }));
+    }
   }
 
-  compare(output: Frame, originals: Parameters<FaceMeter["compare"]>[1]) {
+  /** FaceMeter.compare; where a face cannot be described, all of them count as not found and unmeasured (-Infinity). */
+  async compare(output: Frame, originals: Parameters<FaceMeter["compare"]>[1]) {
     this.charge(SSD_UNITS + originals.length);
-    return this.meter.compare(output, originals);
+    try {
+      return await this.meter.compare(output, originals);
+    } catch (err) {
+      if (!undescribable(err)) throw err;
+      return originals.map((o) => ({ score: 0, distance: -Infinity, box: o.box }));
+    }
   }
 
   private charge(units: number): void {
@@ -139,6 +167,19 @@ class MeteredPasses {
     this.budget.spend(units);
   }
 }
+
+/**
+ * The descriptor distance, with a face that could not be described (NaN) at -Infinity: the
+ * closest there is, so it never counts as another person, never beats a measured candidate and
+ * keeps the smallest-over-views a minimum (Math.min with NaN would poison every comparison).
+ */
+function faceDistance(a: Float32Array, b: Float32Array): number {
+  const d = distance(a, b);
+  return Number.isNaN(d) ? -Infinity : d;
+}
+
+/** FaceLandmarker.describe's error for a box (or aligned box) with no pixel inside the frame. */
+const undescribable = (err: unknown) => err instanceof Error && err.message.startsWith("No face to describe");
 
 export interface CalibrationResult {
   identity: SyntheticIdentity;
@@ -157,6 +198,12 @@ export interface CalibrationResult {
   tried: number;
   /** Neighbours the local search screened (0 when a seeded candidate reached the target). */
   refined: number;
+  /**
+   * The verdict: the replacement is another person by face-api's descriptor, at least the
+   * `threshold` (ANOTHER_PERSON) from the original on EVERY view, each view measured. False also
+   * for a face that could not be described. The pipeline blurs a track for which it is false.
+   */
+  anotherPerson: boolean;
 }
 
 /** One frame where the track's face is seen, with its landmarks. */
@@ -177,6 +224,11 @@ export interface CalibrationOptions {
   refine?: number;
   /** What the passes may cost (CalibrationBudget); unlimited when not given. */
   budget?: CalibrationBudget;
+  /**
+   * The distance the verdict (`anotherPerson`) asks on every view; ANOTHER_PERSON when not
+   * given. It changes no choice: tests set it out of reach (2) to see a track blurred.
+   */
+  threshold?: number;
 }
 
 /** A track to calibrate: its id and the frames it is measured on. */
@@ -248,7 +300,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const trials = round.map((t) => {
       t.tried++;
       const identity = syntheticIdentity(t.trackId, salt, { geometry: 1 + escalate * k, flatten: 1 + flattenEscalate * k });
-      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, found: true, boxes: [], tried: t.tried, refined: 0 } as CalibrationResult, measuring: true };
+      return { track: t, res: { identity, salt, distance: Infinity, score: Infinity, found: true, boxes: [], tried: t.tried, refined: 0, anotherPerson: false } as CalibrationResult, measuring: true };
     });
     for (let i = 0; trials.some((x) => x.measuring && i < x.track.views.length); i++) {
       // Scored as the figures are (FaceMeter.compare: SSD at the original position, descriptor
@@ -269,7 +321,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
         const drawn = anonymizeFaces(frame, faces, (id) => identityOf.get(id)!, options);
         const atOriginal = await passes.describe(drawn, group.map((x) => x.track.views[i].face.box));
         const measured = group.filter((x, j) => {
-          x.res.distance = Math.min(x.res.distance, distance(atOriginal[j].descriptor, x.track.originals[i]));
+          x.res.distance = Math.min(x.res.distance, faceDistance(atOriginal[j].descriptor, x.track.originals[i]));
           if (!x.track.needs) {
             // SSD does not find this face in the input: the distance at the original box is the whole measure.
             x.res.score = 0;
@@ -308,7 +360,38 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const allowance = passes.budget.left / (walkers.length - n);
     t.best = await refineIdentity(passes, { ...t, needs: t.needs! }, t.best!, others, { steps: refine, reach: 1 + escalate * (candidates - 1), target, options, allowance });
   }
-  return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried }]));
+  await measureEveryView(passes, states, options);
+  const threshold = opts.threshold ?? ANOTHER_PERSON;
+  // A face that could not be described is at -Infinity (faceDistance): never another person.
+  return new Map(states.map((t) => [t.trackId, { ...t.best!, tried: t.tried, anotherPerson: t.best!.distance >= threshold }]));
+}
+
+/**
+ * The verdict needs the chosen identity's distance on every view. A choice can have been measured
+ * on fewer: a candidate stops at the first view SSD does not find it on, and when no candidate of
+ * a track was found on every view, the best of those is kept as it stopped. Its other views are
+ * measured here with the descriptor at the original box (no SSD pass: nothing is chosen any more),
+ * drawn with the other tracks' choices where they share the frame, as the output shows them. This
+ * is charged to the budget like every pass, even in debt: no track is left without a verdict.
+ */
+async function measureEveryView(
+  passes: MeteredPasses,
+  states: Array<CalibrationTrack & { originals: Float32Array[]; best: CalibrationResult | undefined }>,
+  options: AnonymizeOptions,
+): Promise<void> {
+  const missing = states.flatMap((t) => t.views.flatMap((v, i) => (t.best!.boxes[i] ? [] : [{ t, v, i }])));
+  for (const frame of new Set(missing.map((m) => m.v.frame))) {
+    const here = states.flatMap((t) => t.views.filter((v) => v.frame === frame).map((v) => ({ ...v.face, trackId: t.trackId })));
+    const identityOf = new Map(states.map((t): [number | string, SyntheticIdentity] => [t.trackId, t.best!.identity]));
+    const drawn = anonymizeFaces(frame, here, (id) => identityOf.get(id)!, options);
+    const measured = missing.filter((m) => m.v.frame === frame);
+    const described = await passes.describe(drawn, measured.map((m) => m.v.face.box));
+    for (const [j, { t, v, i }] of measured.entries()) {
+      const best = t.best!;
+      best.distance = Math.min(best.distance, faceDistance(described[j].descriptor, t.originals[i]));
+      best.boxes[i] = v.face.box;
+    }
+  }
 }
 
 /** The most a round of seeded candidates can cost: both descriptor passes and an SSD pass per view. */
@@ -405,7 +488,7 @@ async function refineIdentity(
     let d = Infinity;
     for (const [i, view] of track.views.entries()) {
       const drawn = draw(i, identity);
-      const [atOriginal, atBest] = (await passes.describe(drawn, boxes[i] ? [view.face.box, boxes[i]] : [view.face.box])).map((desc) => distance(desc.descriptor, track.originals[i]));
+      const [atOriginal, atBest] = (await passes.describe(drawn, boxes[i] ? [view.face.box, boxes[i]] : [view.face.box])).map((desc) => faceDistance(desc.descriptor, track.originals[i]));
       d = Math.min(d, atOriginal, atBest ?? Infinity);
       if (d <= bar) return undefined;
       views.push({ drawn, atOriginal });

@@ -21,6 +21,15 @@ export interface FaceMeasure {
 /** The "still a face": SSD finds a face at the original position with at least this score. */
 export const STILL_A_FACE = 0.5;
 
+/**
+ * The issue's "another person": face-api's descriptor at least this far from the original's.
+ * It is face-api's own match rule (FaceMatcher: the same person when the distance is under 0.6,
+ * its default distanceThreshold; dlib's face_recognition, which the descriptor is, uses the same
+ * 0.6). It errs towards "same": on the 24 photo faces the nearest OTHER real person is itself
+ * closer than 0.6 for 12 of them, so a replacement that reaches it is not a near miss.
+ */
+export const ANOTHER_PERSON = 0.6;
+
 export class FaceMeter {
   readonly ssd: SsdFaceModel;
   readonly landmarker: FaceLandmarker;

@@ -8,7 +8,9 @@
 //     -> trackers.get(trackId).push(frame, points) -> anonymizeFaces(frame, faces, ids.identityFor)
 // Optionally, when a track first appears, `calibrateIdentity` picks among seeded candidate
 // identities, measured on one or more frames of the track (the pipeline renders late to have
-// them), the first far enough from the original by face-api's descriptor and still detected.
+// them), the first far enough from the original by face-api's descriptor and still detected;
+// its verdict (`anotherPerson`, >= ANOTHER_PERSON on every view) says whether the pipeline may
+// draw that track or must blur it.
 export type { SyntheticIdentity, IdentityOptions } from "./identity.ts";
 export { syntheticIdentity, seedOf, prng } from "./identity.ts";
 export type { AnonymizeOptions, FaceInput } from "./render.ts";

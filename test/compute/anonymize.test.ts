@@ -25,11 +25,14 @@
 //   - calibration budget (CalibrationBudget): every track gets its first candidate even in debt,
 //     further rounds and walks only what the budget covers, and the balance never goes below
 //     zero after the first round;
+//   - the verdict (CalibrationResult.anotherPerson, which the video pipeline blurs a track on when
+//     false): true exactly when the choice is >= ANOTHER_PERSON (0.6) from the original on every
+//     view, whatever the budget cut;
 //   - local search: a face no seeded candidate takes to the target is walked farther, still found,
 //     deterministically, and every step stays in range and fold-free;
 //   - identities: same seed -> same identity, different seeds -> different ones.
 import { beforeAll, describe, expect, it } from "vitest";
-import { distance, FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
+import { ANOTHER_PERSON, distance, FaceMeter, type FaceMeasure } from "../../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS, anonymizeFace, anonymizeFaces, warpFolds, warpTargets } from "../../compute/anonymize/render.ts";
 import type { FeatureOptions } from "../../compute/anonymize/features.ts";
 import type { Pt } from "../../compute/anonymize/raster.ts";
@@ -300,6 +303,15 @@ describe("calibration budget", () => {
       const c = some.get(t.trackId)!;
       if (c.tried < Math.max(...tried(some))) expect(c.distance >= CALIBRATION.target && c.found).toBe(true);
     }
+    // The verdict follows the choice's smallest distance over its views, however it was cut: a
+    // first candidate still under 0.6 is not another person (the pipeline blurs that track).
+    const verdicts = (m: typeof some) => tracks.map((t) => m.get(t.trackId)!).map((c) => `${c.distance.toFixed(3)} ${c.anotherPerson ? "another person" : "blurred"}`).join("; ");
+    console.log(`verdicts, first candidate only: ${verdicts(first)}\n  budget 150: ${verdicts(some)}\n  unlimited: ${verdicts(unlimited)}`);
+    for (const m of [first, some, unlimited]) for (const c of m.values()) expect(c.anotherPerson).toBe(c.distance >= ANOTHER_PERSON);
+    // Measured: first candidates 0.667, 0.461, 0.429 (one drawn, two blurred); budget 150: the
+    // third at 0.489; unlimited: 0.667, 0.683 and, after the walk, 0.585 (still blurred: from
+    // salt 3 and jointly; the photo test's calibration, from salt 0, one face at a time, passes 0.6).
+    expect([...first.values()].filter((c) => !c.anotherPerson).length).toBeGreaterThan(0);
   });
 });
 
@@ -325,6 +337,7 @@ describe("a face the frame cuts", () => {
     expect(chosen.distance).toBeGreaterThanOrEqual(CALIBRATION.target);
     expect(chosen.score).toBeGreaterThanOrEqual(asked);
     expect(chosen.score).toBeGreaterThanOrEqual(0.5); // still a face by the issue's measure
+    expect(chosen.anotherPerson).toBe(true); // drawn, not blurred
   });
 });
 

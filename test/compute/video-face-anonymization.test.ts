@@ -5,10 +5,12 @@
 // order, at least `window` are held back, the face is replaced in every frame and nothing far
 // from it changes, and the track keeps one identity (the replaced face barely changes between two
 // frames of the track, compared with how much it differs from the input). Calibration is charged
-// to the job's CalibrationBudget, and a face that finds it spent still gets a drawn face (its
-// first candidate), not a blur. A face the detector loses is drawn where its pixels move, even
-// when the landmarks found in the tracker's guessed box jump beside it, and a face two tracks
-// follow is drawn once.
+// to the job's CalibrationBudget, and a face that finds it spent gets its first candidate (drawn
+// if the verdict calls it another person, blurred if not; never left as is). A face the detector
+// loses is drawn where its pixels move, even when the landmarks found in the tracker's guessed box
+// jump beside it, and a face two tracks follow is drawn once. A track whose replacement the calibration's verdict does not call another
+// person (face-api's descriptor under ANOTHER_PERSON on one of its views, or a face it cannot
+// describe) is blurred in every frame instead of drawn.
 import { describe, expect, it } from "vitest";
 import type { Box, Frame } from "../../compute/types.ts";
 import { FaceMeter } from "../../compute/anonymize/evaluate.ts";
@@ -31,6 +33,19 @@ class CollapsingLandmarker extends FaceLandmarker {
       return pts.map((p) => ({ x: cx + 0.05 * (p.x - cx), y: cy + 0.05 * (p.y - cy) }));
     });
   }
+}
+
+/** The real landmark model, failing to describe any face (FaceLandmarker's error for a box with no pixel in the frame). */
+class UndescribingLandmarker extends FaceLandmarker {
+  override async describe(): Promise<never> {
+    throw new Error("No face to describe: the box has no whole pixel inside the image");
+  }
+}
+
+/** Per frame, how many faces the processor drew and how many it blurred (its onFaces). */
+function faceCounts() {
+  const counts: Array<{ drawn: number; blurred: number }> = [];
+  return { counts, onFaces: (index: number, f: { drawn: Box[]; blurred: Box[] }) => void (counts[index] = { drawn: f.drawn.length, blurred: f.blurred.length }) };
 }
 
 /** The real detector, finding faces on its first call only (the face is then lost: the tracker guesses its box). */
@@ -64,6 +79,19 @@ class DriftingLandmarker extends FaceLandmarker {
   }
 }
 
+/** Every frame's face region (the photo panned 1 px a frame): blurred (most sharpness gone), not the input's pixels, and nothing far from it changed. */
+function expectBlurred(out: Frame[], frames: Frame[], face: Box, label: string) {
+  const far: Box = { x: frames[0]!.width - 60, y: frames[0]!.height - 60, width: 50, height: 50 };
+  for (const [k, o] of out.entries()) {
+    const inner: Box = { x: face.x + k + face.width * 0.2, y: face.y + face.height * 0.2, width: face.width * 0.6, height: face.height * 0.6 };
+    const before = sharpness(frames[k]!, inner), after = sharpness(o, inner);
+    if (k === 0) console.log(`${label}: face changed by ${meanAbsDiff(o, frames[k]!, inner).toFixed(1)} grey levels, sharpness ${before.toFixed(0)} -> ${after.toFixed(1)}`);
+    expect(meanAbsDiff(o, frames[k]!, inner)).toBeGreaterThan(8); // not the original pixels
+    expect(after).toBeLessThan(0.1 * before); // blurred (a drawn face keeps about all of it)
+    expect(meanAbsDiff(o, frames[k]!, far)).toBe(0);
+  }
+}
+
 /** Every frame through the processor in one chunk, then the rest it holds back; the processor is closed. */
 async function processAll(processor: ChunkProcessor, frames: Frame[]): Promise<Frame[]> {
   const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
@@ -91,7 +119,8 @@ describe("video face-anonymization processor", () => {
     expect(face).toBeDefined();
     const frames = Array.from({ length: 10 }, (_, k) => shifted(photo, k));
     const window = 4;
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window, views: 2 });
+    const { counts, onFaces } = faceCounts();
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window, views: 2, onFaces });
     const out: Frame[] = [];
     let start = 0;
     for (const n of [3, 4, 3]) {
@@ -114,33 +143,37 @@ describe("video face-anonymization processor", () => {
     }
     console.log(`face region changed by ${changed.map((d) => d.toFixed(1)).join(" ")} grey levels per frame`);
     for (const d of changed) expect(d).toBeGreaterThan(8);
+    // The calibrated face is another person by the verdict: drawn in every frame, not blurred (a
+    // blur takes the region's sharpness from ~1000 to ~1; the drawn face keeps about as much).
+    // The one face blurred is a 25 px badge on the suit the detector takes for a face: nothing
+    // drawn there moves its descriptor to 0.6 (0.32, chosen by the descriptor alone).
+    expect(counts).toEqual(frames.map(() => ({ drawn: 1, blurred: 1 })));
+    for (const [k, o] of out.entries()) expect(sharpness(o, inner(k))).toBeGreaterThan(0.5 * sharpness(frames[k]!, inner(k)));
     // One identity: frame 9's face (moved back by the 4 px pan) against frame 5's.
     const drift = meanAbsDiff(out[5]!, out[9]!, inner(5), 4);
     console.log(`replaced face, frame 5 vs frame 9: ${drift.toFixed(2)} grey levels (vs the input: ${changed[5]!.toFixed(1)})`);
     expect(drift).toBeLessThan(0.3 * changed[5]!);
   });
 
-  it("charges calibration to the job's budget; with the budget spent, a new face still gets its first candidate", { timeout: 300_000 }, async () => {
+  it("charges calibration to the job's budget; with the budget spent, a new face gets its first candidate, blurred when that is not another person", { timeout: 300_000 }, async () => {
     const photo = await loadPhoto("astronaut.png");
     const [face] = await new FaceMeter().faces(photo, 0.5);
     const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
     // Nothing to spend and 5 a frame: the face's calibration runs in debt, one candidate only.
     const budget = new CalibrationBudget(0, 5);
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 2, views: 2, budget });
+    const { counts, onFaces } = faceCounts();
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 2, views: 2, budget, onFaces });
     const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
     // Charged (the setup: a descriptor and an SSD pass per view, then the first candidate) more
     // than 6 frames refill: a balance capped at 0 is below it only while in debt.
     console.log(`budget after 6 frames: ${budget.left}`);
     expect(budget.left).toBeLessThan(0);
-    const inner: Box = { x: face!.box.x + face!.box.width * 0.2, y: face!.box.y + face!.box.height * 0.2, width: face!.box.width * 0.6, height: face!.box.height * 0.6 };
-    for (const [k, o] of out.entries()) {
-      const at = { ...inner, x: inner.x + k };
-      expect(meanAbsDiff(o, frames[k]!, at)).toBeGreaterThan(8);
-      // Replaced, not blurred: the drawn face has detail (a blur takes sharpness from ~1000 to ~1).
-      if (k === 0) console.log(`sharpness of the face region: input ${sharpness(frames[k]!, at).toFixed(0)}, output ${sharpness(o, at).toFixed(0)}`);
-      expect(sharpness(o, at)).toBeGreaterThan(0.5 * sharpness(frames[k]!, at)); // measured 1170 vs 1155
-    }
+    // The first candidate is 0.59 from the original by the descriptor on one of its two views
+    // (0.63 on the other; measured with a scratch script): not another person, so the face is
+    // blurred, never drawn as a near miss nor left as is. So is the suit's badge (test above).
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 })));
+    expectBlurred(out, frames, face!.box, "first candidate only");
   });
 
   it("draws a face the detector loses where its pixels move, not where landmarks in the tracker's guessed box jump", { timeout: 300_000 }, async () => {
@@ -207,5 +240,33 @@ describe("video face-anonymization processor", () => {
       expect(after).toBeLessThan(0.1 * before); // blurred, not drawn over
       expect(meanAbsDiff(o, photo, far)).toBe(0);
     }
+  });
+
+  it("blurs, in every frame, a face whose replacement the verdict does not call another person", { timeout: 300_000 }, async () => {
+    // The verdict's distance out of reach (2; descriptors of real faces are 0.3-1.2 apart): the
+    // calibration chooses as always, and no choice can pass.
+    const photo = await loadPhoto("astronaut.png");
+    const [face] = await new FaceMeter().faces(photo, 0.5);
+    const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
+    const { counts, onFaces } = faceCounts();
+    // The settings of the first test, whose face is drawn: only the verdict's distance differs.
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 4, views: 2, threshold: 2, onFaces });
+    const out = await processAll(processor, frames);
+    expect(out.length).toBe(frames.length);
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 }))); // the face and the suit's badge
+    expectBlurred(out, frames, face!.box, "replacement not another person");
+  });
+
+  it("blurs a face it cannot describe (no descriptor: no verdict)", { timeout: 300_000 }, async () => {
+    const photo = await loadPhoto("astronaut.png");
+    const models = createModels();
+    const [face] = await new FaceMeter().faces(photo, 0.5);
+    const frames = Array.from({ length: 4 }, (_, k) => shifted(photo, k));
+    const { counts, onFaces } = faceCounts();
+    // The pipeline's landmarks come from the real model; only describing (the calibration's measure) fails.
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: new UndescribingLandmarker() }, { salt: 7, window: 2, views: 2, budget: new CalibrationBudget(0, 5), onFaces });
+    const out = await processAll(processor, frames);
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 }))); // the face and the suit's badge
+    expectBlurred(out, frames, face!.box, "face not described");
   });
 });

@@ -90,6 +90,8 @@ async function runVideo(slug: string, params: Record<string, unknown>, opts: { w
   return { output, outFrames, jobId: job.job_id };
 }
 
+/** A face whose sharpness in the output is under this share of the input's was blurred (face-anonymization hides some faces). */
+const BLURRED_SHARPNESS = 0.05;
 /** Centre part of a box (the face itself, without the background corners of its box). */
 const core = (b: Box, f = 0.15): Box => ({ x: b.x + b.width * f, y: b.y + b.height * f, width: b.width * (1 - 2 * f), height: b.height * (1 - 2 * f) });
 const inBox = (b: Box) => (x: number, y: number) => x >= b.x && x < b.x + b.width && y >= b.y && y < b.y + b.height;
@@ -267,19 +269,29 @@ describe("other video features", () => {
 });
 
 describe("video face-anonymization (the issue's three figures, through the Worker)", () => {
-  it("every face SSD finds in the input is still a face in the output, is another person, and is stable from frame to frame", { timeout: 600_000 }, async () => {
+  it("every face SSD finds in the input is another person or blurred, the drawn ones still faces, and stable from frame to frame", { timeout: 600_000 }, async () => {
     // Slow on purpose: each new track's identity is measured on three frames (about 100-150 s here).
     const { outFrames } = await runVideo("face-anonymization", { duration_seconds: SECONDS }, { waitMs: 480_000 });
     const { FaceMeter } = await import("../../compute/anonymize/evaluate.ts");
     const meter = new FaceMeter();
+    // Per input face: blurred (the service hides a face whose replacement its own check does not
+    // call another person), or drawn, with face-api's own measures of the face drawn there.
     const scores: number[] = [];
     const distances: number[] = [];
+    let blurred = 0;
     let dIn = 0, dOut = 0;
     for (const i of inputFaces.keys()) {
       // face-api's own measurements: SSD score at each original position in the output, and the
       // 128-d descriptor distance between the original face and the face now there.
       const originals = await meter.faces(inputFrames[i]!, 0.5);
-      for (const r of await meter.compare(outFrames[i]!, originals)) {
+      for (const [j, r] of (await meter.compare(outFrames[i]!, originals)).entries()) {
+        // A blur leaves 0.00-0.01 of the face's sharpness, a drawn face 0.18-1.4
+        // (`npx node bench/small-faces.ts 1,2,3,10`, which prints both ranges).
+        const b = core(originals[j]!.box);
+        if (sharpness(outFrames[i]!, b) < BLURRED_SHARPNESS * sharpness(inputFrames[i]!, b)) {
+          blurred++;
+          continue;
+        }
         scores.push(r.score);
         distances.push(r.distance);
       }
@@ -295,7 +307,8 @@ describe("video face-anonymization (the issue's three figures, through the Worke
     }
     const ratio = dOut / dIn;
     const f3 = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
-    console.log(`face-anonymization: ${scores.length} input faces; SSD score in output: ${f3(scores)}; descriptor distance: ${f3(distances)}; frame-to-frame change out/in ${ratio.toFixed(2)}`);
+    const faces = scores.length + blurred;
+    console.log(`face-anonymization: ${faces} input faces, ${blurred} blurred, ${scores.length} drawn; drawn: SSD score in output: ${f3(scores)}; descriptor distance: ${f3(distances)}; frame-to-frame change out/in ${ratio.toFixed(2)}`);
     // The issue's bar is every face >= 0.5 and >= 0.6, NOT met on these small faces (40-60 px).
     // `npx node bench/small-faces.ts 1,2,3,4,5` makes this measurement without the Worker (salts
     // fixed): still a face for 104 of 105 (min 0.46-0.76 per run; each new track's identity is
@@ -316,13 +329,22 @@ describe("video face-anonymization (the issue's three figures, through the Worke
     // 18 of 21 still a face, min 0.23), so the bound on it is loose and the fractions carry the
     // check; they vary too (2026-11-26: 17 of 21 at 0.5), so they are bounded at 16 and 19 of 21.
     // The fixed-salt figures above come from bench/small-faces.ts, which is where to compare changes.
+    // Since a track whose replacement the calibration's verdict does not call another person is
+    // blurred (its distance under 0.6 on one of the frames it was measured on), a blurred face
+    // counts as hidden, and "still a face" is over the drawn ones. `bench/small-faces.ts
+    // 1,...,10`: 0, 0, 0, 0, 0, 0, 13, 13, 7, 7 of 21 sampled faces blurred (one or two of the
+    // three tracks; 40 of 210), another person or blurred 16-21 of 21 (187 of 210: drawn faces
+    // still fall under 0.6, min 0.50, on frames the calibration did not measure), still a face
+    // 87 of 93 drawn on salts 4-9. The first run here after the change (random salt): 13 of 21
+    // blurred, the 8 drawn all still a face (min 0.53) and another person (min 0.69).
     const frac = (xs: number[], t: number) => xs.filter((x) => x >= t).length / xs.length;
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-    expect(scores.length).toBeGreaterThanOrEqual(18);
+    expect(faces).toBeGreaterThanOrEqual(18);
+    expect(scores.length).toBeGreaterThanOrEqual(0.25 * faces); // at least one track drawn (measured 8-21 of 21)
     expect(frac(scores, 0.5)).toBeGreaterThanOrEqual(0.75);
     expect(frac(scores, 0.3)).toBeGreaterThanOrEqual(0.9);
     expect(Math.min(...scores)).toBeGreaterThanOrEqual(0.15);
-    expect(frac(distances, 0.6)).toBeGreaterThanOrEqual(0.35);
+    expect((distances.filter((d) => d >= 0.6).length + blurred) / faces).toBeGreaterThanOrEqual(0.6); // another person or hidden
     expect(Math.min(...distances)).toBeGreaterThanOrEqual(0.35);
     expect(median(distances)).toBeGreaterThanOrEqual(0.52);
     expect(ratio).toBeLessThanOrEqual(1.2);

@@ -19,6 +19,10 @@
 // CALIBRATION_VIEWS of its frames spread over the window, so the choice holds while the face
 // turns, zooms and changes expression, and no frame is ever drawn with an identity that is later
 // replaced. The job's CalibrationBudget bounds what that costs: a crowd gets fewer candidates.
+// A track whose chosen replacement the calibration's own check does not call another person
+// (face-api's descriptor under ANOTHER_PERSON from the original on one of its views, or a face it
+// could not describe) is blurred instead, for its whole life, like face-blur's default: the
+// feature never returns a face its check says is still recognisable.
 import { randomInt } from "node:crypto";
 import type { FeatureParams } from "../../../schema/features.ts";
 import type { Models } from "../../models/index.ts";
@@ -90,7 +94,8 @@ function oncePerFace<F extends FaceInput & { trackId: number }>(faces: F[]): F[]
 /** One frame waiting to be rendered: its tracked faces (with landmarks) and the faces to blur. */
 interface Pending {
   frame: Frame;
-  faces: Array<FaceInput & { trackId: number }>;
+  index: number;
+  faces: Array<FaceInput & { trackId: number; box: TrackedBox }>;
   fallback: TrackedBox[];
 }
 
@@ -100,16 +105,38 @@ function spread<T>(xs: T[], n: number): T[] {
   return Array.from({ length: n }, (_, k) => xs[Math.round((k * (xs.length - 1)) / (n - 1))]!);
 }
 
+/** How a hidden face is blurred: face-blur's default (gaussian, ellipse grown by 0.2 of the box). */
+const HIDE = { shape: "ellipse", grow: 0.2 } as const;
+
+export interface FaceAnonymizationOptions {
+  /**
+   * False: no calibration and no verdict, every face drawn with its seeded identity (tests and
+   * benchmarks of the tracking and drawing only; a job always calibrates).
+   */
+  calibrate?: boolean;
+  salt?: number;
+  window?: number;
+  views?: number;
+  budget?: CalibrationBudget;
+  /** The verdict's distance (CalibrationOptions.threshold; tests set it out of reach). */
+  threshold?: number;
+  /** Sees, per frame in order, the faces drawn and the faces blurred (benchmarks count them). */
+  onFaces?: (index: number, faces: { drawn: TrackedBox[]; blurred: TrackedBox[] }) => void;
+}
+
 export function faceAnonymizationVideo(
   params: FeatureParams<"video.face-anonymization">,
   models: Pick<Models, "faces" | "landmarks">,
-  options: { calibrate?: boolean; salt?: number; window?: number; views?: number; budget?: CalibrationBudget } = {},
+  options: FaceAnonymizationOptions = {},
 ): ChunkProcessor {
   // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces
   // (`salt` fixes it, for reproducible measurements).
   const identities = new IdentityCache(options.salt ?? randomInt(2 ** 31));
-  const ssd = models.faces.ssd;
-  const meter = (options.calibrate ?? true) && ssd ? new FaceMeter(ssd, models.landmarks) : null;
+  // The meter uses the detector's SSD when it has one, else loads its own: every job's faces are
+  // measured, whichever detectors find them.
+  const meter = (options.calibrate ?? true) ? new FaceMeter(models.faces.ssd, models.landmarks) : null;
+  // Tracks whose replacement is not another person by the calibration's verdict: blurred.
+  const hidden = new Set<number>();
   // What calibration may spend in this job (a crowd would otherwise cost a multiple of its size).
   const budget = options.budget ?? new CalibrationBudget();
   let window = Math.max(0, options.window ?? CALIBRATION_WINDOW);
@@ -153,7 +180,7 @@ export function faceAnonymizationVideo(
         track.iod = iod;
         faces.push({ box, landmarks, trackId: box.trackId });
       }
-      plans.set(frame, { faces: oncePerFace(faces), fallback });
+      plans.set(frame, { index: coverage.index, faces: oncePerFace(faces), fallback });
       return frame;
     },
   });
@@ -173,12 +200,18 @@ export function faceAnonymizationVideo(
       }
       return { trackId: face.trackId, views: spread(seen, views) };
     });
-    for (const [trackId, chosen] of await calibrateIdentities(meter, tracks, { salt: identities.salt, budget })) identities.set(trackId, chosen.identity);
+    for (const [trackId, chosen] of await calibrateIdentities(meter, tracks, { salt: identities.salt, budget, threshold: options.threshold })) {
+      identities.set(trackId, chosen.identity);
+      if (!chosen.anotherPerson) hidden.add(trackId as number);
+    }
   };
 
   const draw = async (head: Pending): Promise<Frame> => {
-    const replaced = head.faces.length ? await (renderer ??= new FaceRenderer()).render(head.frame, head.faces, identities.identityFor) : head.frame;
-    return head.fallback.length ? hideBoxes(replaced, head.fallback, { shape: "ellipse", grow: 0.2 }) : replaced;
+    const drawn = head.faces.filter((face) => !hidden.has(face.trackId));
+    const blurred = [...head.fallback, ...head.faces.filter((face) => hidden.has(face.trackId)).map((face) => face.box)];
+    options.onFaces?.(head.index, { drawn: drawn.map((face) => face.box), blurred });
+    const replaced = drawn.length ? await (renderer ??= new FaceRenderer()).render(head.frame, drawn, identities.identityFor) : head.frame;
+    return blurred.length ? hideBoxes(replaced, blurred, HIDE) : replaced;
   };
 
   // Frames being drawn, in order. The ones this call starts are left drawing when it returns
