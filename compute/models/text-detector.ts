@@ -6,6 +6,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { createSession, ort } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
+import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
@@ -25,10 +26,18 @@ export class TextDetector extends Model<ort.InferenceSession> {
   readonly role = "text-detector";
   readonly options: TextDetectorOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
   private readonly threads: number;
+  /** The line reader (a model of its own, registered beside this one for warm-up and /healthz). */
+  readonly reader: TextRecognizer;
 
-  constructor(threads = 2) {
+  constructor(threads = 2, reader = new TextRecognizer(threads)) {
     super("gutenye/ppocr-v4-det");
     this.threads = threads;
+    this.reader = reader;
+  }
+
+  /** Reads the one line of text inside `box` (see TextRecognizer). */
+  read(frame: Frame, box: Box): Promise<Reading> {
+    return this.reader.read(frame, box);
   }
 
   protected loadWeights(): Promise<ort.InferenceSession> {

@@ -3,11 +3,16 @@
 //      PP-OCR text detector runs on the crop (upscaled, so small plates get enough pixels), and
 //      text regions with a plate's shape and size relative to the vehicle are kept;
 //   2. the text detector on the whole frame, for plates on vehicles the COCO detector missed
-//      (close-ups, partial cars): here only strictly plate-shaped text is kept.
+//      (close-ups, partial cars).
+// The text detector frames road signs, shop fronts and posters exactly like plates, so every
+// candidate line is also read (PP-OCR recogniser) and kept only if it reads like a plate: a short
+// run of capitals and digits, where sign text reads as words. A line too small to read is kept only
+// on a vehicle, and only while it is small (a large region nobody can read is not a plate).
 // Shared with video license-plate blur.
 import type { Box, Detection, Frame } from "../types.ts";
-import { overlapOfSmaller } from "../models/geometry.ts";
+import { area, overlapOfSmaller } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
+import type { Reading } from "../models/text-recognizer.ts";
 
 export const VEHICLE_CLASSES = ["car", "truck", "bus", "motorcycle"] as const;
 
@@ -44,16 +49,40 @@ export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
   return out;
 }
 
-/** Union of boxes that overlap (the two stages frame the same plate differently). */
+/**
+ * Reads like a plate: 4-9 capitals and digits with at least one digit once spaces, dashes and dots
+ * are dropped (a Chinese plate's province character may lead). Signs ("SLOW", "ONE WAY"), shop
+ * fronts and street names have no digit; posters and captions have lower case; house numbers are
+ * fewer than four digits. Each line of a two-line plate ("AB 12" / "C345") passes on its own.
+ */
+export function readsAsPlate(text: string): boolean {
+  const c = text.replace(/[\s.\-·:]/g, "");
+  return /^\p{Script=Han}?[A-Z0-9]{4,9}$/u.test(c) && /[0-9]/.test(c);
+}
+
+/** Below this mean character probability the recogniser read nothing legible. */
+const LEGIBLE = 0.5;
+/** Text lines up to this tall (px) may be too small to read; taller ones are read reliably. */
+const READABLE_HEIGHT = 20;
+
+/** Keeps a candidate whose reading is a plate; an illegible one only where `illegibleOk`. */
+function plateReading(r: Reading, t: Box, illegibleOk: boolean): boolean {
+  if (r.confidence >= LEGIBLE) return readsAsPlate(r.text);
+  return illegibleOk && t.height <= READABLE_HEIGHT;
+}
+
+/**
+ * Union of boxes that overlap (the two stages frame the same plate differently), unless the union
+ * would be much larger than either box: chaining unions must never grow a plate into a wall.
+ */
 function unionOverlapping(dets: Detection[]): Detection[] {
   const out: Detection[] = [];
   for (const d of [...dets].sort((a, b) => b.score - a.score)) {
     const k = out.find((o) => overlapOfSmaller(o, d) > 0.3);
-    if (!k) { out.push({ ...d }); continue; }
-    const x = Math.min(k.x, d.x), y = Math.min(k.y, d.y);
-    k.width = Math.max(k.x + k.width, d.x + d.width) - x;
-    k.height = Math.max(k.y + k.height, d.y + d.height) - y;
-    k.x = x; k.y = y;
+    const x = k ? Math.min(k.x, d.x) : 0, y = k ? Math.min(k.y, d.y) : 0;
+    const u = k && { x, y, width: Math.max(k.x + k.width, d.x + d.width) - x, height: Math.max(k.y + k.height, d.y + d.height) - y };
+    if (!k || !u || area(u) > 1.5 * Math.max(area(k), area(d))) { out.push({ ...d }); continue; }
+    Object.assign(k, u);
   }
   return out;
 }
@@ -65,13 +94,17 @@ export async function findPlates(frame: Frame, models: Pick<Models, "objects" | 
     for (const t of joinTextLines(await models.text.detect(frame, v))) {
       // A plate is a small but not tiny part of the vehicle (badges and logos are tinier).
       if (!plateShaped(t, 1.2, 7) || t.width > 0.6 * v.width || t.width < 0.08 * v.width || t.height > 0.3 * v.height) continue;
+      if (!plateReading(await models.text.read(frame, t), t, true)) continue;
       plates.push({ ...t, label: "license plate", score: Math.min(1, t.score * (0.5 + 0.5 * v.score) + 0.2) });
     }
   }
   for (const t of joinTextLines(await models.text.detect(frame))) {
-    if (t.score < 0.7 || !plateShaped(t, 1.8, 6)) continue;
+    // Shape bounds are loose here (two-line plates read line by line, long EU plates exceed 6:1):
+    // the reading is what tells a plate from a sign.
+    if (t.score < 0.7 || !plateShaped(t, 1.2, 9)) continue;
     // Long lines of text (captions, signs) are wider than plates relative to the frame.
     if (t.width > 0.5 * frame.width) continue;
+    if (!plateReading(await models.text.read(frame, t), t, false)) continue;
     plates.push({ ...t, label: "license plate", score: t.score * 0.8 });
   }
   return unionOverlapping(plates);
