@@ -1,7 +1,7 @@
 // Licence-plate recall and precision on the generated plate set (test/fixtures/plate-eval-set.ts:
 // drawn plates of four styles, 48 px wide to close-ups, on real photos and the real motorcycle,
 // among road signs, shop fronts, posters, captions, street-name plates and house numbers).
-// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 101-124] [--list]
+// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 201-240] [--list]
 // Prints, per seed range, plates covered by style and width, distractors blurred by kind, boxes on
 // no plate, and the share of the blurred area that is on no plate; --list names every miss and
 // false box.
@@ -11,7 +11,7 @@ import { findPlates } from "../compute/pipelines/plates.ts";
 import type { Box } from "../compute/types.ts";
 import { DISTRACTOR_KINDS, plateScenes, scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-eval-set.ts";
 
-const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "101-124" }, list: { type: "boolean", default: false } } });
+const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, list: { type: "boolean", default: false } } });
 const models = sharedModels();
 await Promise.all([models.objects.load(), models.text.load()]);
 

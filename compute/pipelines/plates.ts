@@ -52,12 +52,20 @@ export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
 /**
  * Reads like a plate: 4-9 capitals and digits with at least one digit once spaces, dashes and dots
  * are dropped (a Chinese plate's province character may lead). Signs ("SLOW", "ONE WAY"), shop
- * fronts and street names have no digit; posters and captions have lower case; house numbers are
- * fewer than four digits. Each line of a two-line plate ("AB 12" / "C345") passes on its own.
+ * fronts and street names have no digit; posters and captions are longer lines of words; house
+ * numbers are fewer than four digits. Each line of a two-line plate ("AB 12" / "C345") passes on
+ * its own. One misread character is forgiven (the recogniser reads "M808" as "m808" and "EJ" as
+ * "E]" on small plates), but not a run of lower case: "city, 2024" in a caption is words. Plates
+ * group their letters in ones to threes ("AB 123 CD", "7ABC123", "B-MX 4271"); a run of four or
+ * more is a word, as on signs that also carry digits ("EXIT 24B", "ZONE 30"). An O or I ending a
+ * run does not count: the recogniser reads the digits 0 and 1 that way ("0BWR114" as "OBWR114").
  */
 export function readsAsPlate(text: string): boolean {
-  const c = text.replace(/[\s.\-·:]/g, "");
-  return /^\p{Script=Han}?[A-Z0-9]{4,9}$/u.test(c) && /[0-9]/.test(c);
+  const c = text.replace(/[\s.\-·:,]/g, "").replace(/^\p{Script=Han}/u, "");
+  const plate = c.replace(/[^A-Z0-9]/g, "");
+  const alnum = c.toUpperCase().replace(/[^A-Z0-9]/g, "");
+  if ((text.match(/[A-Za-z]+/g) ?? []).some((run) => run.replace(/^[OI]|[OI]$/g, "").length >= 4)) return false;
+  return c.length - plate.length <= 1 && alnum.length >= 4 && alnum.length <= 9 && /[0-9]/.test(alnum);
 }
 
 /** Below this mean character probability the recogniser read nothing legible. */
