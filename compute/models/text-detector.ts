@@ -49,8 +49,11 @@ export class TextDetector extends Model<ort.InferenceSession> {
     await session.run({ [session.inputNames[0]]: input });
   }
 
-  /** Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle). */
-  async detect(frame: Frame, region?: Box): Promise<Detection[]> {
+  /**
+   * Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle); `maxSide`
+   * overrides the options' long-side limit (plates need more pixels than a "text" prompt).
+   */
+  async detect(frame: Frame, region?: Box, maxSide = this.options.maxSide): Promise<Detection[]> {
     const session = await this.load();
     const r = region
       ? { x: Math.max(0, Math.floor(region.x)), y: Math.max(0, Math.floor(region.y)), width: 0, height: 0 }
@@ -63,7 +66,7 @@ export class TextDetector extends Model<ort.InferenceSession> {
     // Resize so the long side is at most maxSide, then round each side to a multiple of 32 as
     // DBNet requires. Whole frames are never upscaled (like PaddleOCR: upscaling invents "text" in
     // fur and eyes); region crops (a vehicle) are, up to 2x, so plate characters get enough pixels.
-    const scale = Math.min(this.options.maxSide / Math.max(r.width, r.height), region ? 2 : 1);
+    const scale = Math.min(maxSide / Math.max(r.width, r.height), region ? 2 : 1);
     const W = Math.max(32, Math.round((r.width * scale) / 32) * 32);
     const H = Math.max(32, Math.round((r.height * scale) / 32) * 32);
     const input = this.toInput(frame, r, W, H);
