@@ -15,18 +15,19 @@ const { values: flags } = parseArgs({ options: { seeds: { type: "string", defaul
 const models = sharedModels();
 await Promise.all([models.objects.load(), models.text.load()]);
 
-async function measure(range: string): Promise<{ rep: PlateReport; ms: number }> {
+async function measure(range: string): Promise<{ rep: PlateReport; ms: number; cpu: number }> {
   const [first, last] = range.split("-").map(Number);
   const scenes = await plateScenes(first!, last! - first! + 1);
   const found: Box[][] = [];
-  const t0 = performance.now();
+  const t0 = performance.now(), c0 = process.cpuUsage();
   for (const s of scenes) found.push(await findPlates(s.frame, models));
-  return { rep: scorePlates(scenes, found), ms: (performance.now() - t0) / scenes.length };
+  const c = process.cpuUsage(c0);
+  return { rep: scorePlates(scenes, found), ms: (performance.now() - t0) / scenes.length, cpu: (c.user + c.system) / 1000 / scenes.length };
 }
 
 const cell = (t?: Tally) => (t ? `${t.hit}/${t.total}` : "-");
 const ranges = [flags.seeds!, ...(flags["held-out"] ? [flags["held-out"]] : [])];
-const reps: Array<{ range: string; rep: PlateReport; ms: number }> = [];
+const reps: Array<{ range: string; rep: PlateReport; ms: number; cpu: number }> = [];
 for (const r of ranges) reps.push({ range: r, ...(await measure(r)) });
 
 const rows: string[][] = [];
@@ -42,8 +43,7 @@ row("boxes on no plate", (r) => `${r.falseBoxes}/${r.boxes}`);
 row("box precision", (r) => (1 - r.falseBoxes / Math.max(1, r.boxes)).toFixed(3));
 row("blurred area on plates", (r) => (1 - r.offPlatePx / Math.max(1, r.blurredPx)).toFixed(3));
 row("off-plate blur, % of frame", (r) => ((100 * r.offPlatePx) / r.framePx).toFixed(2));
-row("ms per 720p scene", (_r) => "");
-rows[rows.length - 1] = ["ms per 720p scene (wall)", ...reps.map((r) => r.ms.toFixed(0))];
+rows.push(["ms per 720p scene, wall (CPU)", ...reps.map((r) => `${r.ms.toFixed(0)} (${r.cpu.toFixed(0)})`)]);
 
 console.log(`| | ${reps.map((r, i) => `seeds ${r.range}${i ? " (held out)" : ""}`).join(" | ")} |`);
 console.log(`|---|${reps.map(() => "---").join("|")}|`);

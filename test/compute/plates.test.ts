@@ -1,11 +1,11 @@
 // Licence plates are hidden and sign text is not, on scenes the plate finder was never tuned on:
 // the generated plate set (test/fixtures/plate-eval-set.ts: drawn plates of four styles, 48 px
 // wide to close-ups, some turned, among road signs, shop fronts, posters, captions, street-name
-// plates and house numbers on real photos) for held-out seeds 201-216. Measured there: 47/49 plates
-// covered (every plate 110 px and wider), 1 of 62 distractors blurred (a sign with digits), 1 box
-// of 58 on no plate, 98.6 % of the blurred area on plates. Before the plate finder read its
-// candidates, the same seeds' signs were blurred about half the time. The bounds leave room for a
-// plate or two (about 10 plates per bucket) and are printed for the record.
+// plates and house numbers on real photos) for held-out seeds 201-216. Measured there: 48/49 plates
+// covered (all 42 of 72 px and wider; the miss is 48 px wide), 1 of 62 distractors blurred (a sign
+// with digits, "OPEN 24 HRS"), 1 box of 59 on no plate, 98.9 % of the blurred area on plates. The
+// plate finder of before (geometry only) covered 47 plates and blurred 41 of these 62 signs. The
+// bounds leave room for a plate or two and a couple of signs; the figures are printed for the record.
 // Also: the street picture of issue 22 (the motorcycle with a plate, "SPEED REGULATING STRIPS
 // AHEAD", "SLOW" and "STOP" signs) gets its plate blurred and its signs left exactly as they were.
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,7 +31,7 @@ describe("plate recall and precision on the generated set (held-out seeds 201-21
     const rep = scorePlates(scenes, found);
     const sum = (m: Map<string, { hit: number; total: number }>, keep: (k: string) => boolean) =>
       [...m].filter(([k]) => keep(k)).reduce((a, [, e]) => ({ hit: a.hit + e.hit, total: a.total + e.total }), { hit: 0, total: 0 });
-    const large = sum(rep.bySize, (k) => k === "close-up" || parseInt(k) >= 110);
+    const large = sum(rep.bySize, (k) => k === "close-up" || parseInt(k) >= 72);
     const signs = sum(rep.byKind, () => true);
     const onPlates = 1 - rep.offPlatePx / rep.blurredPx;
     console.log(`seeds 201-216: plates ${rep.covered}/${rep.plates} (${[...rep.bySize].map(([k, e]) => `${k} ${e.hit}/${e.total}`).join(", ")}); ` +
