@@ -6,8 +6,9 @@
 //      (close-ups, partial cars).
 // The text detector frames road signs, shop fronts and posters exactly like plates, so every
 // candidate line is also read (PP-OCR recogniser) and kept only if it reads like a plate: a short
-// run of capitals and digits, where sign text reads as words. A line too small to read is kept only
-// on a vehicle, and only while it is small (a large region nobody can read is not a plate).
+// run of capitals and digits, where sign text reads as words; the other rows of a two-line plate go
+// with a kept line. A line too small to read is kept only on a vehicle, and only while it is small
+// (a large region nobody can read is not a plate). Measured by bench/plate-precision.ts.
 // Shared with video license-plate blur.
 import type { Box, Detection, Frame } from "../types.ts";
 import { area, overlapOfSmaller } from "../models/geometry.ts";
@@ -70,8 +71,9 @@ export function readsAsPlate(text: string): boolean {
 
 /**
  * Long side the whole frame is searched at: at the detector's usual 960, a 48 px plate in a 1280 px
- * frame has 7 px characters and is often missed; at 1280 it is found (plate set, seeds 1-24 and
- * 101-124: 48 px plates 22/28 -> 27/28), for about 1.8x the detector's time. Never an upscale.
+ * frame has 7 px characters and is often missed; at 1280 it is found (plate set, tuning seeds 1-24
+ * and 101-124 when chosen: 48 px plates 22/28 -> 27/28), for about 1.8x the detector's time.
+ * Never an upscale.
  */
 const WHOLE_FRAME_SIDE = 1280;
 
@@ -84,6 +86,20 @@ const READABLE_HEIGHT = 20;
 function plateReading(r: Reading, t: Box, illegibleOk: boolean): boolean {
   if (r.confidence >= LEGIBLE) return readsAsPlate(r.text);
   return illegibleOk && t.height <= READABLE_HEIGHT;
+}
+
+/**
+ * The other rows of a two-line plate: lines right above or below a plate line, about as tall and
+ * overlapping it sideways ("AB12" over "CDE" on a UK motorcycle plate, where the row without a
+ * digit would not pass on its own and would stay readable).
+ */
+function stackedRows(row: Box, lines: Box[]): Box[] {
+  return lines.filter((l) => {
+    if (l === row || l.height < 0.6 * row.height || l.height > 1.6 * row.height) return false;
+    const side = Math.min(l.x + l.width, row.x + row.width) - Math.max(l.x, row.x);
+    const gap = Math.max(l.y, row.y) - Math.min(l.y + l.height, row.y + row.height);
+    return side > 0.5 * Math.min(l.width, row.width) && gap < 0.6 * Math.max(l.height, row.height);
+  });
 }
 
 /**
@@ -106,21 +122,24 @@ export async function findPlates(frame: Frame, models: Pick<Models, "objects" | 
   const vehicles = await models.objects.detect(frame, VEHICLE_CLASSES);
   const plates: Detection[] = [];
   for (const v of vehicles) {
-    for (const t of joinTextLines(await models.text.detect(frame, v))) {
+    const lines = joinTextLines(await models.text.detect(frame, v));
+    for (const t of lines) {
       // A plate is a small but not tiny part of the vehicle (badges and logos are tinier).
       if (!plateShaped(t, 1.2, 7) || t.width > 0.6 * v.width || t.width < 0.08 * v.width || t.height > 0.3 * v.height) continue;
       if (!plateReading(await models.text.read(frame, t), t, true)) continue;
-      plates.push({ ...t, label: "license plate", score: Math.min(1, t.score * (0.5 + 0.5 * v.score) + 0.2) });
+      const score = Math.min(1, t.score * (0.5 + 0.5 * v.score) + 0.2);
+      for (const row of [t, ...stackedRows(t, lines)]) plates.push({ ...row, label: "license plate", score });
     }
   }
-  for (const t of joinTextLines(await models.text.detect(frame, undefined, WHOLE_FRAME_SIDE))) {
+  const lines = joinTextLines(await models.text.detect(frame, undefined, WHOLE_FRAME_SIDE));
+  for (const t of lines) {
     // Shape bounds are loose here (two-line plates read line by line, long EU plates exceed 6:1):
     // the reading is what tells a plate from a sign.
     if (t.score < 0.7 || !plateShaped(t, 1.2, 9)) continue;
     // Long lines of text (captions, signs) are wider than plates relative to the frame.
     if (t.width > 0.5 * frame.width) continue;
     if (!plateReading(await models.text.read(frame, t), t, false)) continue;
-    plates.push({ ...t, label: "license plate", score: t.score * 0.8 });
+    for (const row of [t, ...stackedRows(t, lines)]) plates.push({ ...row, label: "license plate", score: t.score * 0.8 });
   }
   return unionOverlapping(plates);
 }

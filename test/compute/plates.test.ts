@@ -1,10 +1,10 @@
 // Licence plates are hidden and sign text is not, on scenes the plate finder was never tuned on:
 // the generated plate set (test/fixtures/plate-eval-set.ts: drawn plates of four styles, 48 px
 // wide to close-ups, some turned, among road signs, shop fronts, posters, captions, street-name
-// plates and house numbers on real photos) for held-out seeds 201-216. Measured there: 48/49 plates
-// covered (all 42 of 72 px and wider; the miss is 48 px wide), 1 of 62 distractors blurred (a sign
-// with digits, "OPEN 24 HRS"), 1 box of 59 on no plate, 98.9 % of the blurred area on plates. The
-// plate finder of before (geometry only) covered 47 plates and blurred 41 of these 62 signs. The
+// plates and house numbers on real photos) for held-out seeds 201-216. Measured there: 49/50 plates
+// covered (all 42 of 72 px and wider; the miss is 48 px wide), 1 of 60 distractors blurred (a sign
+// with digits, "OPEN 24 HRS"), 1 box of 69 on no plate, 98.9 % of the blurred area on plates. The
+// plate finder of before (geometry only) covered 46 plates and blurred 39 of these 60 signs. The
 // bounds leave room for a plate or two and a couple of signs; the figures are printed for the record.
 // Also: the street picture of issue 22 (the motorcycle with a plate, "SPEED REGULATING STRIPS
 // AHEAD", "SLOW" and "STOP" signs) gets its plate blurred and its signs left exactly as they were.
@@ -39,6 +39,9 @@ describe("plate recall and precision on the generated set (held-out seeds 201-21
       `boxes on no plate ${rep.falseBoxes}/${rep.boxes}; blurred area on plates ${onPlates.toFixed(3)}`);
     expect(rep.covered / rep.plates).toBeGreaterThanOrEqual(0.9);
     expect(large.total - large.hit).toBeLessThanOrEqual(1);
+    // Both rows of two-line plates, including UK motorcycle ones whose lower row has no digit.
+    const twoLine = rep.byStyle.get("two-line")!;
+    expect(twoLine.total - twoLine.hit).toBeLessThanOrEqual(1);
     expect(signs.hit).toBeLessThanOrEqual(3);
     expect(1 - rep.falseBoxes / rep.boxes).toBeGreaterThanOrEqual(0.93);
     expect(onPlates).toBeGreaterThanOrEqual(0.93);
