@@ -9,7 +9,8 @@ import { parseArgs } from "node:util";
 import { sharedModels } from "../compute/models/index.ts";
 import { findPlates } from "../compute/pipelines/plates.ts";
 import type { Box } from "../compute/types.ts";
-import { DISTRACTOR_KINDS, plateScenes, scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-eval-set.ts";
+import { DISTRACTOR_KINDS, plateScenes } from "../test/fixtures/plate-eval-set.ts";
+import { scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-score.ts";
 
 const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, list: { type: "boolean", default: false } } });
 const models = sharedModels();

@@ -13,7 +13,8 @@ import { sharedModels } from "../../compute/models/index.ts";
 import { licensePlateBlur } from "../../compute/pipelines/image/license-plate-blur.ts";
 import { findPlates, readsAsPlate } from "../../compute/pipelines/plates.ts";
 import type { Detection } from "../../compute/types.ts";
-import { plateScene, plateScenes, scorePlates, type PlateScene } from "../fixtures/plate-eval-set.ts";
+import { plateScene, plateScenes, type PlateScene } from "../fixtures/plate-eval-set.ts";
+import { scorePlates } from "../fixtures/plate-score.ts";
 import { psnr, sharpness } from "./photos.ts";
 
 const models = sharedModels();
