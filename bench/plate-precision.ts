@@ -1,24 +1,30 @@
 // Licence-plate recall and precision on the generated plate set (test/fixtures/plate-eval-set.ts:
 // drawn plates of four styles, 48 px wide to close-ups, on real photos and the real motorcycle,
 // among road signs, shop fronts, posters, captions, street-name plates and house numbers).
-// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 201-240] [--list]
+// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 201-240] [--jpeg Q] [--list]
 // Prints, per seed range, plates covered by style and width, distractors blurred by kind, boxes on
-// no plate, and the share of the blurred area that is on no plate; --list names every miss and
+// no plate, and the share of the blurred area that is on no plate; --jpeg Q first round-trips every
+// scene through JPEG at quality Q (camera and upload compression); --list names every miss and
 // false box.
 import { parseArgs } from "node:util";
+import sharp from "sharp";
 import { sharedModels } from "../compute/models/index.ts";
 import { findPlates } from "../compute/pipelines/plates.ts";
 import type { Box } from "../compute/types.ts";
 import { DISTRACTOR_KINDS, plateScenes } from "../test/fixtures/plate-eval-set.ts";
 import { scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-score.ts";
 
-const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, list: { type: "boolean", default: false } } });
+const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, jpeg: { type: "string" }, list: { type: "boolean", default: false } } });
 const models = sharedModels();
 await Promise.all([models.objects.load(), models.text.load()]);
 
 async function measure(range: string): Promise<{ rep: PlateReport; ms: number; cpu: number }> {
   const [first, last] = range.split("-").map(Number);
   const scenes = await plateScenes(first!, last! - first! + 1);
+  if (flags.jpeg) for (const s of scenes) {
+    const raw = { width: s.frame.width, height: s.frame.height, channels: 3 as const };
+    s.frame = { ...s.frame, data: await sharp(await sharp(s.frame.data, { raw }).jpeg({ quality: Number(flags.jpeg) }).toBuffer()).raw().toBuffer() };
+  }
   const found: Box[][] = [];
   const t0 = performance.now(), c0 = process.cpuUsage();
   for (const s of scenes) found.push(await findPlates(s.frame, models));
