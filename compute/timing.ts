@@ -57,6 +57,13 @@ export function enterStage(stage: string): () => void {
     advance();
     open.splice(at, 1);
     if (entry.parent) entry.parent.children--;
+    // A stage that overlapped this one and started inside it (the other frame's detection) goes on
+    // inside this one's parent.
+    for (const s of open) {
+      if (s.parent !== entry) continue;
+      s.parent = entry.parent;
+      if (s.parent) s.parent.children++;
+    }
     listener?.(stage, entry.wallMs, entry.cpuMs);
   };
 }
