@@ -13,7 +13,9 @@ export interface Io {
   progress: Progress;
 }
 
-const printJson = (io: Io, value: unknown) => io.stdout.write(`${JSON.stringify(value)}\n`);
+/** A line on stdout, with any progress bars moved out of its way. */
+const print = (io: Io, line: string) => io.progress.outside(() => io.stdout.write(`${line}\n`));
+const printJson = (io: Io, value: unknown) => print(io, JSON.stringify(value));
 
 export async function featuresCommand(client: Obscura, io: Io, json: boolean): Promise<number> {
   const features = (await client.features()) as unknown as FeatureInfo[];
@@ -56,7 +58,7 @@ export async function runCommand(client: Obscura, io: Io, cmd: Extract<Command, 
     if (!inputs.length) throw new UsageError(`no ${feature.media} files in ${cmd.input}`);
     if (cmd.output !== undefined) await mkdir(cmd.output, { recursive: true });
     const outcome = await runBatch(ctx, inputs, cmd.output, cmd.concurrency, ({ result, input, error, exitCode }) => {
-      if (result) return cmd.json ? printJson(io, { ok: true, ...result }) : io.stdout.write(`${resultLine(result)}\n`);
+      if (result) return cmd.json ? printJson(io, { ok: true, ...result }) : print(io, resultLine(result));
       if (cmd.json) printJson(io, { ok: false, input, feature: feature.id, exit_code: exitCode, error: errorJson(error) });
     });
     io.progress.note(summaryLine(outcome, inputs.length));
@@ -71,7 +73,7 @@ export async function runCommand(client: Obscura, io: Io, cmd: Extract<Command, 
     const result = await processOne(ctx, cmd.input, cmd.output, outputIsDir);
     io.progress.finish(cmd.input);
     if (cmd.json) printJson(io, { ok: true, ...result });
-    else io.stdout.write(`${resultLine(result)}\n`);
+    else print(io, resultLine(result));
     return EXIT.ok;
   } catch (error) {
     io.progress.finish(cmd.input);

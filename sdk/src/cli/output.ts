@@ -12,6 +12,8 @@ export interface Progress {
   finish(item: string, line?: string): void;
   /** A line on stderr that stays, between bars. */
   note(line: string): void;
+  /** Runs `write` (a result line on stdout) with the bars out of the way: both may share a terminal. */
+  outside(write: () => void): void;
 }
 
 interface Stream {
@@ -64,8 +66,12 @@ class TtyProgress implements Progress {
   }
 
   note(line: string): void {
+    this.outside(() => this.out.write(`${line}\n`));
+  }
+
+  outside(write: () => void): void {
     this.clear();
-    this.out.write(`${line}\n`);
+    write();
     this.draw();
   }
 
@@ -114,6 +120,10 @@ class LineProgress implements Progress {
   note(line: string): void {
     this.out.write(`${line}\n`);
   }
+
+  outside(write: () => void): void {
+    write();
+  }
 }
 
 /** Shows nothing but the lines that stay (--json on a pipe: the caller reads stdout). */
@@ -129,6 +139,10 @@ class QuietProgress implements Progress {
   }
   note(line: string): void {
     this.out.write(`${line}\n`);
+  }
+
+  outside(write: () => void): void {
+    write();
   }
 }
 
