@@ -69,6 +69,7 @@ describe("command line", () => {
     expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "b.jpg"]))).toMatch(/unexpected argument "b.jpg"/);
     expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "-x"]))).toMatch(/unknown option -x/);
     expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "-o"]))).toMatch(/-o needs a value/);
+    expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "-o", "--json"]))).toMatch(/-o needs a value/);
     expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "--pixelated", "1", "--pixelated", "0"]))).toMatch(/given twice/);
     expect(usage(() => parseCommandLine(["image.face-blur", "a.jpg", "--json=yes"]))).toMatch(/takes no value/);
     for (const n of ["0", "17", "2.5", "many"]) expect(usage(() => parseCommandLine(["image.face-blur", "dir", "--concurrency", n]))).toMatch(/--concurrency must be a whole number from 1 to 16/);

@@ -58,7 +58,9 @@ export function parseCommandLine(argv: string[]): Command {
       if (token.inlineValue) throw new UsageError(`${token.rawName} takes no value`);
       json = true;
     } else if (known === "output" || known === "concurrency") {
-      if (token.value === undefined || token.value === "") throw new UsageError(`${token.rawName} needs a value`);
+      // `-o --json` would take "--json" as the path: a value starting with "-" must be inline (-o=-x).
+      const missing = token.value === undefined || token.value === "" || (!token.inlineValue && token.value.startsWith("-"));
+      if (missing) throw new UsageError(`${token.rawName} needs a value`);
       if (known === "output") output = token.value;
       else concurrency = token.value;
     } else {
