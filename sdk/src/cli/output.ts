@@ -50,8 +50,9 @@ class TtyProgress implements Progress {
   }
 
   update(item: string, phase: Phase, fraction?: number, detail?: string): void {
-    const width = Math.max(40, (this.out.columns ?? 80) - 1);
-    const label = item.length > 28 ? `…${item.slice(-27)}` : item.padEnd(28);
+    // columns is 0 or absent when the size is unknown (a pty without a window): assume 80.
+    const width = Math.max(60, (this.out.columns || 80) - 1);
+    const label = item.length > 24 ? `…${item.slice(-23)}` : item.padEnd(24);
     const row = `${label} ${phase.padEnd(11)} ${fraction === undefined ? "" : bar(fraction)}${detail ? ` ${detail}` : ""}`;
     this.rows.set(item, row.slice(0, width));
     // Upload chunks arrive fast; a redraw every 50 ms is smooth and keeps the terminal cheap.
