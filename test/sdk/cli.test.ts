@@ -12,6 +12,7 @@ import { EXIT, UsageError, describeError, exitCodeOf } from "../../sdk/src/cli/e
 import { HELP } from "../../sdk/src/cli/help.ts";
 import { main } from "../../sdk/src/cli/main.ts";
 import { bar, createProgress } from "../../sdk/src/cli/output.ts";
+import { errorJson } from "../../sdk/src/cli/commands.ts";
 import { assertNotInput, defaultOutput } from "../../sdk/src/cli/run.ts";
 
 /** The JSON request schema of an endpoint, as GET /features hands it out. */
@@ -199,5 +200,31 @@ describe("output naming and progress", () => {
     p.finish("a.jpg", "done");
     expect(text).toBe("a.jpg: uploading 0% 2.0 MiB\na.jpg: uploading 100% 2.0 MiB\na.jpg: processing 40%\ndone\n");
     expect(bar(0.5)).toBe("[############------------]  50%");
+  });
+
+  it("a terminal: one bar per item in flight, erased and redrawn below lines that stay (80 columns when unknown)", () => {
+    let text = "";
+    const p = createProgress({ write: (s: string) => (text += s), isTTY: true, columns: 0 }, { json: false });
+    const saved = process.env.CI;
+    delete process.env.CI;
+    try {
+      p.update("a.jpg", "uploading", 1, "1.0 MiB");
+      p.update("b.jpg", "processing");
+      p.outside(() => (text += "a.jpg -> a.face-blur.jpg\n"));
+    } finally {
+      if (saved !== undefined) process.env.CI = saved;
+    }
+    const up = "\x1b[1A\x1b[2K";
+    expect(text).toBe(
+      "a.jpg                    uploading   [########################] 100% 1.0 MiB\n" +
+        `${up}\ra.jpg                    uploading   [########################] 100% 1.0 MiB\nb.jpg                    processing  \n` +
+        `${up}${up}\ra.jpg -> a.face-blur.jpg\na.jpg                    uploading   [########################] 100% 1.0 MiB\nb.jpg                    processing  \n`,
+    );
+  });
+
+  it("--json errors: the API's code and status; a failed job's code and id", () => {
+    expect(errorJson(new ObscuraError("unauthorized", 401, "no"))).toEqual({ code: "unauthorized", status: 401, message: "no" });
+    expect(errorJson(new ObscuraJobError("job_1", "object_not_found", "none"))).toEqual({ code: "object_not_found", message: "none", job_id: "job_1" });
+    expect(errorJson(new UsageError("bad"))).toEqual({ code: "usage", message: "usage: bad (see obscura --help)" });
   });
 });

@@ -61,6 +61,8 @@ export async function runCommand(client: Obscura, io: Io, cmd: Extract<Command, 
       if (result) return cmd.json ? printJson(io, { ok: true, ...result }) : print(io, resultLine(result));
       if (cmd.json) printJson(io, { ok: false, input, feature: feature.id, exit_code: exitCode, error: errorJson(error) });
     });
+    // Items not started after a key or credits failure are results too, for a script that counts.
+    if (cmd.json) for (const input of outcome.skipped) printJson(io, { ok: false, input, feature: feature.id, skipped: true });
     io.progress.note(summaryLine(outcome, inputs.length));
     return batchExitCode(outcome);
   }
@@ -95,8 +97,8 @@ async function assertReadableFile(p: string): Promise<void> {
 /** An error as data for --json: the API's code, status and message when it has them. */
 export function errorJson(error: unknown): { code: string; status?: number; message: string; job_id?: string } {
   const e = error as { code?: unknown; status?: unknown; message?: unknown; jobId?: unknown; name?: string };
-  if (typeof e?.code === "string" && typeof e.status === "number") {
-    return { code: e.code, status: e.status, message: String(e.message), ...(typeof e.jobId === "string" ? { job_id: e.jobId } : {}) };
-  }
+  // A failed job answered 200 to every poll: its error has a code and the job, no HTTP status.
+  if (typeof e?.code === "string" && typeof e.jobId === "string") return { code: e.code, message: String(e.message), job_id: e.jobId };
+  if (typeof e?.code === "string" && typeof e.status === "number") return { code: e.code, status: e.status, message: String(e.message) };
   return { code: errorCodeOf(error), message: describeError(error) };
 }
