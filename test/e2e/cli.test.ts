@@ -122,7 +122,7 @@ describe("obscura CLI against the stack", () => {
     expect((await credits(account)).available_credits).toBe(before.available_credits);
   });
 
-  it("a folder: bounded concurrency, a line per result, plain progress lines, a summary, exit 4 when one item's media is refused", async () => {
+  it("a folder with --concurrency 2: a line per result, plain progress lines, a summary, exit 4 when one item's media is refused", async () => {
     const folder = path.join(dir, "photos");
     const out = path.join(dir, "out");
     await mkdir(folder, { recursive: true });
