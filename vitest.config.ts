@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
-// Three suites: the Worker inside real workerd (Miniflare bindings), the compute service's
-// layers in Node on real photos, and end-to-end tests against the started local stack.
+// Four suites: the Worker inside real workerd (Miniflare bindings), the compute service's
+// layers in Node on real photos, the SDK's Node-only parts (the CLI), and end-to-end tests
+// against the started local stack.
 export default defineConfig({
   test: {
     projects: [
@@ -34,6 +35,14 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+        },
+      },
+      {
+        // The SDK's Node-only parts (the CLI: node:util parseArgs, files), which workerd lacks.
+        test: {
+          name: "sdk",
+          include: ["test/sdk/**/*.test.ts"],
+          environment: "node",
         },
       },
       {

@@ -15,6 +15,8 @@ export interface RequestOptions {
   body?: BodyInit;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** "half" when `body` is a ReadableStream (Node's fetch refuses a stream body without it). */
+  duplex?: "half";
 }
 
 export interface Answer<T> {
@@ -71,7 +73,9 @@ export class Transport {
       body = JSON.stringify(opts.json);
       headers.set("content-type", "application/json");
     }
-    return this.fetchImpl(this.url(pathOrUrl), { method, headers, body, signal: opts.signal });
+    const init: RequestInit & { duplex?: "half" } = { method, headers, body, signal: opts.signal };
+    if (opts.duplex) init.duplex = opts.duplex;
+    return this.fetchImpl(this.url(pathOrUrl), init);
   }
 
   /** A JSON answer, or an ObscuraError for any error status. */

@@ -4,7 +4,7 @@
 import { ObscuraError } from "./errors.ts";
 import { Transport, type Answer, type ClientOptions } from "./http.ts";
 import { waitForJob, type Job, type WaitOptions } from "./jobs.ts";
-import { uploadBytes, type MediaKind, type Uploaded } from "./uploads.ts";
+import { uploadBytes, type MediaKind, type Uploaded, type UploadOptions } from "./uploads.ts";
 
 export { mediaKindOf } from "./uploads.ts";
 export { budgetWait } from "./jobs.ts";
@@ -12,7 +12,7 @@ export { budgetWait } from "./jobs.ts";
 export { ObscuraError, ObscuraJobError, type RateLimit } from "./errors.ts";
 export { DEFAULT_BASE_URL, type ClientOptions } from "./http.ts";
 export type { Job, WaitOptions } from "./jobs.ts";
-export type { MediaKind, Uploaded } from "./uploads.ts";
+export type { MediaKind, Uploaded, UploadOptions } from "./uploads.ts";
 
 /** What a feature answers: an image result, an NSFW verdict, or an accepted job. */
 export type FeatureAnswer =
@@ -54,7 +54,7 @@ export function createObscura(options: ClientOptions) {
       return transport.request<FeatureAnswer>("POST", featurePath(featureId), { json: params, headers, signal: opts.signal });
     },
 
-    uploadBytes: (kind: MediaKind, bytes: Uint8Array, opts?: { signal?: AbortSignal }): Promise<Uploaded> => uploadBytes(transport, kind, bytes, opts),
+    uploadBytes: (kind: MediaKind, bytes: Uint8Array, opts?: UploadOptions): Promise<Uploaded> => uploadBytes(transport, kind, bytes, opts),
     waitForJob: (jobId: string, opts?: WaitOptions) => waitForJob(transport, jobId, opts),
 
     /** The bytes of a result_url (public, fetched without the key). */

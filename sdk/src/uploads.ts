@@ -29,9 +29,43 @@ export function mediaKindOf(name: string, head: Uint8Array): MediaKind {
   return VIDEO_EXTENSION.test(name) ? "video" : "image";
 }
 
-export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: Uint8Array, opts: { signal?: AbortSignal } = {}): Promise<Uploaded> {
+export interface UploadOptions {
+  signal?: AbortSignal;
+  /** Called as the bytes are handed to the connection (sent, total); makes the PUT a stream. */
+  onProgress?: (sent: number, total: number) => void;
+}
+
+/** Chunks handed to the connection between progress reports. */
+const PROGRESS_CHUNK = 256 * 1024;
+
+/** The bytes as a stream that reports how much of them the connection has pulled. */
+function countingStream(bytes: Uint8Array, onProgress: (sent: number, total: number) => void): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes.byteLength) {
+        controller.close();
+        return;
+      }
+      const chunk = bytes.subarray(sent, sent + PROGRESS_CHUNK);
+      controller.enqueue(chunk);
+      sent += chunk.byteLength;
+      onProgress(sent, bytes.byteLength);
+    },
+  });
+}
+
+export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: Uint8Array, opts: UploadOptions = {}): Promise<Uploaded> {
   const { data: ticket } = await transport.request<Ticket>("POST", `/uploads/${kind}`, { signal: opts.signal });
-  const res = await transport.raw("PUT", ticket.upload_url, { body: bytes as BodyInit, auth: false, headers: { "content-type": "application/octet-stream" }, signal: opts.signal });
+  const headers: Record<string, string> = { "content-type": "application/octet-stream" };
+  let body: BodyInit = bytes as BodyInit;
+  if (opts.onProgress) {
+    // A stream has no length of its own: the upload target requires Content-Length, so say it.
+    headers["content-length"] = String(bytes.byteLength);
+    opts.onProgress(0, bytes.byteLength);
+    body = countingStream(bytes, opts.onProgress) as BodyInit;
+  }
+  const res = await transport.raw("PUT", ticket.upload_url, { body, auth: false, headers, signal: opts.signal, duplex: opts.onProgress ? "half" : undefined });
   if (!res.ok) throw await errorOf(res);
   const done = (await res.json()) as { format: string; size_bytes: number };
   return { upload_id: ticket.upload_id, media_url: (kind === "image" ? ticket.image_url : ticket.video_url)!, format: done.format, size_bytes: done.size_bytes };
