@@ -105,7 +105,8 @@ describe("image.license-plate-blur", () => {
     }
     console.log(`plates on ${set.length} photos: recall ${tp}/${tp + fn}, false positives ${fp}, precision ${(tp / Math.max(1, tp + fp)).toFixed(2)}`);
     expect(tp).toBe(1);
-    expect(fp).toBeLessThanOrEqual(2);
+    // No false plate on these photos since candidate lines are read (the bound was 2 before).
+    expect(fp).toBe(0);
   });
 
   it("returns a photo without plates unchanged", async () => {
