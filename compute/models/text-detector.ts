@@ -4,10 +4,12 @@
 // enough for blurring plates, signs and prompts like "text".
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
+import { bgrPlanes } from "./ocr-input.ts";
 import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
 import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
+// PaddleOCR normalises its BGR planes with ImageNet's RGB mean and std, in that order.
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
@@ -69,38 +71,13 @@ export class TextDetector extends Model<Session> {
     const scale = Math.min(maxSide / Math.max(r.width, r.height), region ? 2 : 1);
     const W = Math.max(32, Math.round((r.width * scale) / 32) * 32);
     const H = Math.max(32, Math.round((r.height * scale) / 32) * 32);
-    const input = this.toInput(frame, r, W, H);
+    const input = bgrPlanes(frame, r, W, H, { mean: MEAN, std: STD });
     const out = await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, H, W]) });
     const prob = out[session.outputNames[0]].data as Float32Array;
     const boxes = this.boxes(prob, W, H);
     const sx = r.width / W;
     const sy = r.height / H;
     return boxes.map((b) => ({ x: r.x + b.x * sx, y: r.y + b.y * sy, width: b.width * sx, height: b.height * sy, score: b.score, label: "text" }));
-  }
-
-  /** Bilinear resize of the region into a normalised BGR CHW tensor (PaddleOCR trains on BGR). */
-  private toInput(frame: Frame, r: Box, W: number, H: number): Float32Array {
-    const { data, width, channels } = frame;
-    const out = new Float32Array(3 * W * H);
-    const plane = W * H;
-    for (let y = 0; y < H; y++) {
-      const fy = Math.min(r.height - 1, Math.max(0, ((y + 0.5) * r.height) / H - 0.5));
-      const y0 = Math.floor(fy), y1 = Math.min(r.height - 1, y0 + 1), wy = fy - y0;
-      for (let x = 0; x < W; x++) {
-        const fx = Math.min(r.width - 1, Math.max(0, ((x + 0.5) * r.width) / W - 0.5));
-        const x0 = Math.floor(fx), x1 = Math.min(r.width - 1, x0 + 1), wx = fx - x0;
-        const i00 = ((r.y + y0) * width + r.x + x0) * channels;
-        const i01 = ((r.y + y0) * width + r.x + x1) * channels;
-        const i10 = ((r.y + y1) * width + r.x + x0) * channels;
-        const i11 = ((r.y + y1) * width + r.x + x1) * channels;
-        for (let c = 0; c < 3; c++) {
-          const v = (data[i00 + c] * (1 - wx) + data[i01 + c] * wx) * (1 - wy) + (data[i10 + c] * (1 - wx) + data[i11 + c] * wx) * wy;
-          const bgr = 2 - c;
-          out[bgr * plane + y * W + x] = (v / 255 - MEAN[bgr]) / STD[bgr];
-        }
-      }
-    }
-    return out;
   }
 
   /** Connected regions of the binarised map, scored and unclipped (DB post-processing). */

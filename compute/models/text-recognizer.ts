@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import type { Box, Frame } from "../types.ts";
 import { Model } from "./base.ts";
+import { bgrPlanes } from "./ocr-input.ts";
 import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/package-file.ts";
 
@@ -51,22 +52,8 @@ export class TextRecognizer extends Model<Session> {
     // PaddleOCR's resize: height 48, width by aspect, padded right with zeros (the model's mean).
     const rw = Math.min(MAX_WIDTH, Math.max(8, Math.ceil((HEIGHT * w) / h)));
     const W = Math.ceil(rw / 8) * 8;
-    const input = new Float32Array(3 * HEIGHT * W);
-    const plane = HEIGHT * W, { data, channels } = frame;
-    for (let y = 0; y < HEIGHT; y++) {
-      const fy = Math.min(h - 1, Math.max(0, ((y + 0.5) * h) / HEIGHT - 0.5));
-      const ya = Math.floor(fy), yb = Math.min(h - 1, ya + 1), wy = fy - ya;
-      for (let x = 0; x < rw; x++) {
-        const fx = Math.min(w - 1, Math.max(0, ((x + 0.5) * w) / rw - 0.5));
-        const xa = Math.floor(fx), xb = Math.min(w - 1, xa + 1), wx = fx - xa;
-        const at = (yy: number, xx: number, c: number) => data[((y0 + yy) * frame.width + x0 + xx) * channels + c]!;
-        for (let c = 0; c < 3; c++) {
-          const v = (at(ya, xa, c) * (1 - wx) + at(ya, xb, c) * wx) * (1 - wy) + (at(yb, xa, c) * (1 - wx) + at(yb, xb, c) * wx) * wy;
-          // PaddleOCR feeds OpenCV's BGR, scaled to [-1, 1].
-          input[(2 - c) * plane + y * W + x] = v / 127.5 - 1;
-        }
-      }
-    }
+    // PaddleOCR feeds OpenCV's BGR, scaled to [-1, 1].
+    const input = bgrPlanes(frame, { x: x0, y: y0, width: w, height: h }, rw, HEIGHT, { mean: [0.5, 0.5, 0.5], std: [0.5, 0.5, 0.5], stride: W });
     const out = await session.run({ [session.inputNames[0]]: new ort.Tensor("float32", input, [1, 3, HEIGHT, W]) });
     const probs = out[session.outputNames[0]!]!;
     const [, steps, classes] = probs.dims as number[];
