@@ -10,9 +10,9 @@
 //
 // Inputs are copied to the thread, or handed over (moved) where the caller built them for the one
 // run; outputs are moved back. Copying a 12.6 MB tile batch cost the main thread more than
-// cutting the tiles. Each thread holds its
-// own copy of the weights (the models here total well under 100 MB). A thread that dies fails its
-// runs in flight and is replaced; the sessions are reopened on the new one.
+// cutting the tiles. Each thread holds its own copy of the weights (the models here total under
+// 100 MB). A thread that dies fails its runs in flight and is replaced; the sessions are reopened
+// on the new one.
 import { Worker } from "node:worker_threads";
 import * as ort from "onnxruntime-node";
 import type { OnnxProvider } from "../../config.ts";
@@ -33,10 +33,10 @@ export type PoolReply =
   | { type: "ran"; call: number; outputs?: Array<[string, WireTensor]>; error?: string; inputs?: ArrayBuffer[] };
 
 export type Feeds = Record<string, ort.Tensor>;
+export type Outputs = Record<string, ort.Tensor>;
 
 /** Spare input buffers kept per size (a 720p frame's small tiles are 3 batches, 1080p's 8). */
 const MAX_SPARE_PER_SIZE = 8;
-export type Outputs = Record<string, ort.Tensor>;
 
 /** An ONNX Runtime session as the models use it, run on the inference threads. */
 export interface Session {
@@ -68,10 +68,14 @@ interface Pending {
   reject: (err: Error) => void;
 }
 
-const toWire = (feeds: Feeds): Array<[string, WireTensor]> =>
-  Object.entries(feeds).map(([name, t]) => [name, { type: t.type, data: t.data as WireTensor["data"], dims: [...t.dims] }]);
-const fromWire = (tensors: Array<[string, WireTensor]>): Outputs =>
+/** Named tensors as posted between threads (both directions, both sides). */
+export const toWire = (tensors: Record<string, ort.Tensor>): Array<[string, WireTensor]> =>
+  Object.entries(tensors).map(([name, t]) => [name, { type: t.type, data: t.data as WireTensor["data"], dims: [...t.dims] }]);
+export const fromWire = (tensors: Array<[string, WireTensor]>): Record<string, ort.Tensor> =>
   Object.fromEntries(tensors.map(([name, t]) => [name, new ort.Tensor(t.type as "float32", t.data as Float32Array, t.dims)]));
+/** The distinct plain ArrayBuffers under these tensors: what postMessage can move instead of copy. */
+export const movableBuffers = (tensors: Array<[string, WireTensor]>): ArrayBuffer[] =>
+  [...new Set(tensors.map(([, t]) => t.data.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
 
 export class InferencePool {
   readonly size: number;
@@ -189,7 +193,7 @@ export class InferencePool {
       this.#calls.set(call, { thread: thread!, resolve, reject });
       if (thread!.inFlight++ === 0) thread!.worker.ref();
       const wire = toWire(feeds);
-      const transfer = handOver ? [...new Set(wire.map(([, t]) => t.data.buffer))].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer) : [];
+      const transfer = handOver ? movableBuffers(wire) : [];
       thread!.worker.postMessage({ type: "run", session, call, feeds: wire, handOver: transfer.length > 0 } satisfies PoolRequest, transfer);
     });
   }

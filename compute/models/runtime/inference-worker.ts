@@ -5,7 +5,7 @@
 import { parentPort } from "node:worker_threads";
 import * as ort from "onnxruntime-node";
 import { openOrtSession } from "./ort-session.ts";
-import type { PoolReply, PoolRequest, WireTensor } from "./inference-pool.ts";
+import { fromWire, movableBuffers, toWire, type PoolReply, type PoolRequest } from "./inference-pool.ts";
 
 const sessions = new Map<number, Promise<ort.InferenceSession>>();
 const post = (reply: PoolReply) => parentPort!.postMessage(reply);
@@ -31,16 +31,13 @@ parentPort!.on("message", async (req: PoolRequest) => {
   }
   try {
     const session = await sessions.get(req.session)!;
-    const feeds = Object.fromEntries(req.feeds.map(([name, t]) => [name, new ort.Tensor(t.type as "float32", t.data as Float32Array, t.dims)]));
-    const out = await session.run(feeds);
-    const outputs: Array<[string, WireTensor]> = Object.entries(out).map(([name, t]) => [name, { type: t.type, data: t.data as WireTensor["data"], dims: [...t.dims] }]);
-    const movable = (buffers: ArrayBufferLike[]) => [...new Set(buffers)].filter((b): b is ArrayBuffer => b instanceof ArrayBuffer);
+    const outputs = toWire((await session.run(fromWire(req.feeds))) as Record<string, ort.Tensor>);
     // Inputs that were handed over go back for reuse (this thread owns them now).
-    const inputs = req.handOver ? movable(req.feeds.map(([, t]) => t.data.buffer)) : [];
+    const inputs = req.handOver ? movableBuffers(req.feeds) : [];
     const reply: PoolReply = { type: "ran", call: req.call, outputs, ...(inputs.length ? { inputs } : {}) };
     try {
       // Moved, not copied, where the output owns its memory (ONNX Runtime's may not be movable).
-      parentPort!.postMessage(reply, [...inputs, ...movable(outputs.map(([, t]) => t.data.buffer))]);
+      parentPort!.postMessage(reply, [...inputs, ...movableBuffers(outputs)]);
     } catch {
       parentPort!.postMessage(reply, inputs);
     }
