@@ -74,7 +74,6 @@ export class BlazeFaceModel extends Model<Session> {
    * size (tileSide < input: the frame is enlarged, so a face of w px is seen at w * input / tileSide).
    */
   async detectTiles(frame: Frame, tileSide: number, overlap = 0.25, minScore = this.minConfidence): Promise<Detection[]> {
-    const session = await this.load();
     const n = this.layout.input;
     const scale = n / tileSide; // frame px -> network px
     const sw = Math.max(1, Math.round(frame.width * scale));
@@ -82,26 +81,18 @@ export class BlazeFaceModel extends Model<Session> {
     // The frame resized once, as [-1, 1] planes; tiles are slices of it (black beyond its edges).
     const planes = resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1 });
     const tiles = squareTiles(Math.max(n, sw), Math.max(n, sh), n, overlap);
-    // The batches run at once, on as many inference threads as there are.
-    const batches = await Promise.all(
-      chunks(tiles, BATCH).map(async (batch) => {
-        const input = inputArray(batch.length * 3 * n * n).fill(-1);
-        batch.forEach((t, b) => {
-          const rows = Math.min(n, sh - t.y);
-          const cols = Math.min(n, sw - t.x);
-          for (let c = 0; c < 3; c++)
-            for (let y = 0; y < rows; y++) {
-              const from = c * sw * sh + (t.y + y) * sw + t.x;
-              input.set(planes.subarray(from, from + cols), ((b * 3 + c) * n + y) * n);
-            }
-        });
-        const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true });
-        const data = out.predictions!.data as Float32Array;
-        const perTile = this.anchors.length / 2;
-        return batch.flatMap((t, b) => this.decode(data, b * perTile * 17, t.x / scale, t.y / scale, 1 / scale, minScore));
-      }),
-    );
-    return batches.flat();
+    const views = tiles.map((t) => ({ x: t.x / scale, y: t.y / scale, step: 1 / scale }));
+    const found = await this.runViews(views, (input, k, offset) => {
+      const t = tiles[k]!;
+      const rows = Math.min(n, sh - t.y);
+      const cols = Math.min(n, sw - t.x);
+      for (let c = 0; c < 3; c++)
+        for (let y = 0; y < rows; y++) {
+          const from = c * sw * sh + (t.y + y) * sw + t.x;
+          input.set(planes.subarray(from, from + cols), offset + (c * n + y) * n);
+        }
+    }, minScore, true);
+    return found.flat();
   }
 
   /**
@@ -112,25 +103,41 @@ export class BlazeFaceModel extends Model<Session> {
    */
   async rescore(frame: Frame, boxes: readonly Box[], context = 5): Promise<number[]> {
     if (boxes.length === 0) return [];
+    const n = this.layout.input;
+    const crops = boxes.map((b) => {
+      const side = Math.max(8, context * Math.max(b.width, b.height));
+      return { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+    });
+    const views = crops.map((c) => ({ x: c.x, y: c.y, step: c.side / n }));
+    // cropToPlanes writes every value of its image.
+    const found = await this.runViews(views, (input, k, offset) => cropToPlanes(frame, crops[k]!, n, input, offset), 0.05);
+    return boxes.map((b, k) => Math.max(0, ...found[k]!.filter((d) => iou(d, b) >= 0.3).map((d) => d.score)));
+  }
+
+  /**
+   * The model on square views of the frame (view k: `draw` writes it into the input at `offset`;
+   * its input pixel (i, j) is frame point (x + i * step, y + j * step)), BATCH views per run and the
+   * runs at once, on as many inference threads as there are. Each view's boxes from `minScore`, in
+   * frame coordinates. `blank`: the input starts black (-1), for views `draw` fills only in part.
+   */
+  private async runViews(
+    views: ReadonlyArray<{ x: number; y: number; step: number }>,
+    draw: (input: Float32Array, k: number, offset: number) => void,
+    minScore: number,
+    blank = false,
+  ): Promise<Detection[][]> {
     const session = await this.load();
     const n = this.layout.input;
+    const perImage = 3 * n * n;
+    const perView = (this.anchors.length / 2) * 17;
     const batches = await Promise.all(
-      chunks(boxes, BATCH).map(async (batch) => {
-        const input = inputArray(batch.length * 3 * n * n); // cropToPlanes writes every value
-        const crops = batch.map((b, k) => {
-          const side = Math.max(8, context * Math.max(b.width, b.height));
-          const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
-          cropToPlanes(frame, crop, n, input, k * 3 * n * n);
-          return crop;
-        });
+      chunks(views.map((view, k) => ({ view, k })), BATCH).map(async (batch) => {
+        const input = inputArray(batch.length * perImage);
+        if (blank) input.fill(-1);
+        batch.forEach(({ k }, b) => draw(input, k, b * perImage));
         const out = await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true });
         const data = out.predictions!.data as Float32Array;
-        const perTile = this.anchors.length / 2;
-        return batch.map((b, k) => {
-          const c = crops[k]!;
-          const found = this.decode(data, k * perTile * 17, c.x, c.y, c.side / n, 0.05);
-          return Math.max(0, ...found.filter((d) => iou(d, b) >= 0.3).map((d) => d.score));
-        });
+        return batch.map(({ view }, b) => this.decode(data, b * perView, view.x, view.y, view.step, minScore));
       }),
     );
     return batches.flat();
