@@ -13,7 +13,7 @@
 // box of the same person found by another tile or the whole frame, and are kept (merged) only
 // where nothing else saw that person.
 import type { Models } from "../models/index.ts";
-import { area, clipBox, cropFrame, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
+import { area, clipBox, cropFrame, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
 
 /** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame). */
@@ -89,6 +89,5 @@ function strip({ x, y, width, height, score, label }: Detection): Detection {
 }
 
 function union(a: Detection, b: Detection): Detection {
-  const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-  return { x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, score: Math.max(a.score, b.score), label: a.label };
+  return { ...enclosing(a, b), score: Math.max(a.score, b.score), label: a.label };
 }

@@ -11,7 +11,7 @@
 // (a large region nobody can read is not a plate). Measured by bench/plate-precision.ts.
 // Shared with video license-plate blur.
 import type { Box, Detection, Frame } from "../types.ts";
-import { area, overlapOfSmaller } from "../models/geometry.ts";
+import { area, enclosing, overlapOfSmaller } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Reading } from "../models/text-recognizer.ts";
 
@@ -39,8 +39,7 @@ export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
         const yOverlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
         const gap = Math.max(a.x, b.x) - Math.min(a.x + a.width, b.x + b.width);
         if (yOverlap > 0.5 * Math.min(a.height, b.height) && gap < 0.8 * h && Math.min(a.height, b.height) > 0.6 * h) {
-          const x = Math.min(a.x, b.x), y = Math.min(a.y, b.y);
-          out[i] = { ...a, x, y, width: Math.max(a.x + a.width, b.x + b.width) - x, height: Math.max(a.y + a.height, b.y + b.height) - y, score: Math.max(a.score, b.score) };
+          out[i] = { ...a, ...enclosing(a, b), score: Math.max(a.score, b.score) };
           out.splice(j, 1);
           merged = true;
         }
@@ -110,10 +109,9 @@ function unionOverlapping(dets: Detection[]): Detection[] {
   const out: Detection[] = [];
   for (const d of [...dets].sort((a, b) => b.score - a.score)) {
     const k = out.find((o) => overlapOfSmaller(o, d) > 0.3);
-    const x = k ? Math.min(k.x, d.x) : 0, y = k ? Math.min(k.y, d.y) : 0;
-    const u = k && { x, y, width: Math.max(k.x + k.width, d.x + d.width) - x, height: Math.max(k.y + k.height, d.y + d.height) - y };
-    if (!k || !u || area(u) > 1.5 * Math.max(area(k), area(d))) { out.push({ ...d }); continue; }
-    Object.assign(k, u);
+    const u = k && enclosing(k, d);
+    if (!k || !u || area(u) > 1.5 * Math.max(area(k), area(d))) out.push({ ...d });
+    else Object.assign(k, u);
   }
   return out;
 }
