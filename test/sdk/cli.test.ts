@@ -191,7 +191,7 @@ describe("output naming and progress", () => {
 
   it("plain lines when not a terminal: upload start and end, each job step", () => {
     let text = "";
-    const p = createProgress({ write: (s: string) => (text += s), isTTY: false }, { json: false });
+    const p = createProgress({ write: (s: string) => (text += s), isTTY: false }, { json: false, env: {} });
     p.update("a.jpg", "uploading", 0, "2.0 MiB");
     p.update("a.jpg", "uploading", 0.5, "2.0 MiB");
     p.update("a.jpg", "uploading", 1, "2.0 MiB");
@@ -204,17 +204,15 @@ describe("output naming and progress", () => {
 
   it("a terminal: one bar per item in flight, erased and redrawn below lines that stay (80 columns when unknown)", () => {
     let text = "";
-    const p = createProgress({ write: (s: string) => (text += s), isTTY: true, columns: 0 }, { json: false });
-    const saved = process.env.CI;
-    delete process.env.CI;
-    try {
-      p.update("a.jpg", "uploading", 1, "1.0 MiB");
-      p.update("b.jpg", "processing");
-      p.outside(() => (text += "a.jpg -> a.face-blur.jpg\n"));
-    } finally {
-      if (saved !== undefined) process.env.CI = saved;
-    }
+    const p = createProgress({ write: (s: string) => (text += s), isTTY: true, columns: 0 }, { json: false, env: {} });
+    p.update("a.jpg", "uploading", 1, "1.0 MiB");
+    p.update("b.jpg", "processing");
+    p.outside(() => (text += "a.jpg -> a.face-blur.jpg\n"));
     const up = "\x1b[1A\x1b[2K";
+    let ci = "";
+    const inCi = createProgress({ write: (s: string) => (ci += s), isTTY: true }, { json: false, env: { CI: "true" } });
+    inCi.update("a.jpg", "processing");
+    expect(ci).toBe("a.jpg: processing\n");
     expect(text).toBe(
       "a.jpg                    uploading   [########################] 100% 1.0 MiB\n" +
         `${up}\ra.jpg                    uploading   [########################] 100% 1.0 MiB\nb.jpg                    processing  \n` +

@@ -33,7 +33,7 @@ export async function main(argv: string[], env: Record<string, string | undefine
     return EXIT.auth;
   }
   const client = obscuraFromEnv(env);
-  const io = { stdout: streams.stdout, progress: createProgress(streams.stderr, { json: cmd.json }) };
+  const io = { stdout: streams.stdout, progress: createProgress(streams.stderr, { json: cmd.json, env }) };
   try {
     if (cmd.name === "features") return await featuresCommand(client, io, cmd.json);
     if (cmd.name === "credits") return await creditsCommand(client, io, cmd.json);

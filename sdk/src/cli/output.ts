@@ -148,7 +148,10 @@ class QuietProgress implements Progress {
 }
 
 /** Bars on a terminal; plain step lines otherwise, or only the lasting lines with --json. */
-export function createProgress(stderr: Stream, opts: { json: boolean }): Progress {
-  if (stderr.isTTY && !process.env.CI) return new TtyProgress(stderr);
+export function createProgress(
+  stderr: Stream,
+  opts: { json: boolean; env: Record<string, string | undefined> },
+): Progress {
+  if (stderr.isTTY && !opts.env.CI) return new TtyProgress(stderr);
   return opts.json ? new QuietProgress(stderr) : new LineProgress(stderr);
 }
