@@ -21,10 +21,14 @@
 // oracle with misses, seed 1): look-ahead 3 left 134 of 375 frames with a visible face, 25 left 91.
 //
 // Scene cuts (compute/video/scene-cut.ts) are detected on every frame: a cut frame is always run
-// through the detector, and the tracker ends its tracks there.
+// through the detector, and the tracker ends its tracks there. The camera's motion
+// (compute/video/camera-motion.ts) is estimated on every frame too and handed to the tracker, which
+// moves every box it carries with the camera before its own velocity.
 import type { Detection, Frame } from "../types.ts";
 import type { ChunkProcessor } from "./stream.ts";
 import { SceneCutDetector } from "./scene-cut.ts";
+import { CameraMotionEstimator } from "./camera-motion.ts";
+import type { CameraMotion } from "./camera-motion.ts";
 import { Tracker } from "./tracker.ts";
 import type { FrameCoverage, TrackerOptions } from "./tracker.ts";
 
@@ -66,8 +70,9 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
   let tracker: Tracker | null = null;
   const held: Frame[] = []; // received, not yet returned; held[0] is frame `heldStart`
   let heldStart = 0;
-  let deferred: number[] = []; // skipped frames not yet pushed to the tracker
+  let deferred: { index: number; motion: CameraMotion | null }[] = []; // skipped frames not yet pushed to the tracker
   const cuts = new SceneCutDetector();
+  const camera = new CameraMotionEstimator();
 
   const detectIn = async (frames: Frame[], indices: number[]): Promise<Map<number, Detection[]>> => {
     const found = new Map<number, Detection[]>();
@@ -91,11 +96,11 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     return out;
   };
 
-  const pushDetected = (index: number, detections: Detection[], cut = false): FrameCoverage[] => {
+  const pushDetected = (index: number, detections: Detection[], cut: boolean, motion: CameraMotion | null): FrameCoverage[] => {
     const coverages: FrameCoverage[] = [];
-    for (const skipped of deferred) coverages.push(...tracker!.push(skipped, null));
+    for (const skipped of deferred) coverages.push(...tracker!.push(skipped.index, null, false, skipped.motion));
     deferred = [];
-    coverages.push(...tracker!.push(index, detections, cut));
+    coverages.push(...tracker!.push(index, detections, cut, motion));
     return coverages;
   };
 
@@ -106,14 +111,15 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
       tracker ??= new Tracker({ ...options.tracker, lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height });
       held.push(...frames);
       const cut = frames.map((frame) => cuts.isCut(frame));
+      const motion = frames.map((frame) => camera.next(frame));
       const indices = frames.map((_, i) => startIndex + i).filter((index, i) => index % every === 0 || cut[i]);
       const detections = await detectIn(indices.map((index) => frames[index - startIndex]), indices);
       const coverages: FrameCoverage[] = [];
       for (let i = 0; i < frames.length; i++) {
         const index = startIndex + i;
         const found = detections.get(index);
-        if (found) coverages.push(...pushDetected(index, found, cut[i]));
-        else deferred.push(index);
+        if (found) coverages.push(...pushDetected(index, found, cut[i]!, motion[i] ?? null));
+        else deferred.push({ index, motion: motion[i] ?? null });
       }
       return emit(coverages);
     },
@@ -123,8 +129,8 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
       const last = deferred.pop();
       if (last !== undefined) {
         // The last frame is always detected, so the tail is interpolated, not only extrapolated.
-        const found = await detectIn([held[last - heldStart]], [last]);
-        coverages.push(...pushDetected(last, found.get(last)!));
+        const found = await detectIn([held[last.index - heldStart]], [last.index]);
+        coverages.push(...pushDetected(last.index, found.get(last.index)!, false, last.motion));
       }
       coverages.push(...tracker.finish());
       return emit(coverages);

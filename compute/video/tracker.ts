@@ -12,6 +12,12 @@
 //    detection (its first box, moved back along its velocity once known, with a growing margin).
 //    This is what makes "detect every k frames" safe: with L >= k-1 a face that appears between
 //    two detection runs is covered from the frame it could first have appeared.
+//  - Camera motion: each frame may come with the camera's motion since the previous frame
+//    (compute/video/camera-motion.ts). Every box the tracker carries is moved with the camera
+//    first and by its own velocity second, so a pan or zoom is not mistaken for the faces' own
+//    motion: predictions, the interpolation between detections and backfilled boxes all follow
+//    the camera's path, and a track seen once is expected where the camera took its face, not
+//    where it stood (which in a crowd is where the neighbour now is).
 //  - Scene cuts: a frame pushed as a cut ends every live track (they cover up to the frame
 //    before it) and no track born after it reaches back across it.
 //  - Smoothing: a centred, symmetric (triangular) window of radius R over each track's boxes. A
@@ -20,6 +26,8 @@
 //    the smoothed box plus a margin, and always contains the raw detection of that frame.
 import type { Box, Detection } from "../types.ts";
 import { FORBIDDEN, assign } from "./assignment.ts";
+import { STILL, moveBackByCamera, moveByCamera } from "./camera-motion.ts";
+import type { CameraMotion } from "./camera-motion.ts";
 
 export interface TrackerOptions {
   /** Detection runs a track may go unmatched before it ends (covered by prediction meanwhile). */
@@ -100,11 +108,15 @@ export interface FrameCoverage {
   detections: Detection[] | null;
 }
 
-interface Observation {
+/** A box by its centre and size. */
+interface Geometry {
   cx: number;
   cy: number;
   w: number;
   h: number;
+}
+
+interface Observation extends Geometry {
   source: CoverSource;
   /** Frames to the nearest detection this box is based on. */
   uncertainty: number;
@@ -128,6 +140,8 @@ interface Track {
   missed: number;
   lastDetected: number;
   lastDetectedObs: Observation;
+  /** The last detection moved by the camera only, up to the newest frame: where the face would be had it not moved itself. */
+  carried: Observation;
   birth: number;
   firstIndex: number;
   lastIndex: number;
@@ -144,6 +158,8 @@ export class Tracker {
   #pendingDetections = new Map<number, Detection[] | null>();
   /** First frame of the current shot: backfill never reaches before it. */
   #shotStart = 0;
+  /** Camera motion into frame i (from frame i - 1), for the frames boxes may still be moved through. */
+  #motion = new Map<number, CameraMotion>();
 
   constructor(options: Partial<TrackerOptions> = {}) {
     this.options = { ...DEFAULT_TRACKER_OPTIONS, ...options };
@@ -151,10 +167,11 @@ export class Tracker {
 
   /**
    * Feed frame `index` (0, 1, 2, ... in order): its detections, or null when the detector did not
-   * run on it. `cut`: the frame starts a new shot (compute/video/scene-cut.ts). Returns the frames
-   * that became final, in order.
+   * run on it. `cut`: the frame starts a new shot (compute/video/scene-cut.ts). `motion`: the
+   * camera's motion since the previous frame (compute/video/camera-motion.ts), still when unknown.
+   * Returns the frames that became final, in order.
    */
-  push(index: number, detections: Detection[] | null, cut = false): FrameCoverage[] {
+  push(index: number, detections: Detection[] | null, cut = false, motion: CameraMotion | null = null): FrameCoverage[] {
     if (index !== this.#nextIndex) throw new Error(`Tracker expected frame ${this.#nextIndex}, got ${index}`);
     this.#nextIndex++;
     if (cut) {
@@ -162,7 +179,12 @@ export class Tracker {
       for (const track of this.#live()) track.ended = true;
       this.#shotStart = index;
     }
-    for (const track of this.#live()) this.#predict(track);
+    if (motion && (this.options.frameWidth === undefined || this.options.frameHeight === undefined)) {
+      throw new Error("Tracker: camera motion needs frameWidth and frameHeight (a zoom is about the frame's centre)");
+    }
+    const camera = cut || !motion ? STILL : motion;
+    this.#motion.set(index, camera);
+    for (const track of this.#live()) this.#predict(track, camera);
     if (detections) this.#associate(index, detections);
     for (const track of this.#live()) {
       if (!track.obs.has(index)) {
@@ -184,13 +206,40 @@ export class Tracker {
     return this.#tracks.filter((t) => !t.ended);
   }
 
-  #predict(track: Track): void {
-    track.cx += track.vx;
-    track.cy += track.vy;
-    // Size drifts with its velocity but stays within a factor 2 of the last detection.
-    const last = track.lastDetectedObs;
-    track.w = clamp(track.w + track.vw, last.w / 2, last.w * 2);
-    track.h = clamp(track.h + track.vh, last.h / 2, last.h * 2);
+  #predict(track: Track, camera: CameraMotion): void {
+    const moved = this.#moveByCamera(track, camera);
+    track.carried = { ...track.carried, ...this.#moveByCamera(track.carried, camera) };
+    track.cx = moved.cx + track.vx;
+    track.cy = moved.cy + track.vy;
+    // Size drifts with the zoom and its velocity but stays within a factor 2 of the last detection (as the camera carried it).
+    const last = track.carried;
+    track.w = clamp(moved.w + track.vw, last.w / 2, last.w * 2);
+    track.h = clamp(moved.h + track.vh, last.h / 2, last.h * 2);
+  }
+
+  /** A box (centre and size) moved by the camera from one frame to the next. */
+  #moveByCamera(box: Geometry, camera: CameraMotion): Geometry {
+    const [cx, cy] = moveByCamera(camera, box.cx, box.cy, this.options.frameWidth ?? 0, this.options.frameHeight ?? 0);
+    return { cx, cy, w: box.w * camera.scale, h: box.h * camera.scale };
+  }
+
+  /** A box of frame `from` where the camera took it in frame `to` (either direction; the motion between must be known). */
+  #carry(box: Observation, from: number, to: number): Observation {
+    const width = this.options.frameWidth ?? 0, height = this.options.frameHeight ?? 0;
+    let { cx, cy, w, h } = box;
+    for (let k = from + 1; k <= to; k++) {
+      const m = this.#motion.get(k) ?? STILL;
+      [cx, cy] = moveByCamera(m, cx, cy, width, height);
+      w *= m.scale;
+      h *= m.scale;
+    }
+    for (let k = from; k > to; k--) {
+      const m = this.#motion.get(k) ?? STILL;
+      [cx, cy] = moveBackByCamera(m, cx, cy, width, height);
+      w /= m.scale;
+      h /= m.scale;
+    }
+    return { ...box, cx, cy, w, h };
   }
 
   #associate(index: number, detections: Detection[]): void {
@@ -230,8 +279,8 @@ export class Tracker {
     const gap = index - track.lastDetected;
     const { alpha, beta } = this.options;
     if (track.hits === 1) {
-      // Second sighting: velocity straight from the two detections, no slow convergence.
-      const prev = track.lastDetectedObs;
+      // Second sighting: velocity straight from the two detections (less the camera's part), no slow convergence.
+      const prev = track.carried;
       track.vx = (z.cx - prev.cx) / gap;
       track.vy = (z.cy - prev.cy) / gap;
       track.vw = (z.w - prev.w) / gap;
@@ -252,14 +301,16 @@ export class Tracker {
       track.vw += (beta * rw) / gap;
       track.vh += (beta * rh) / gap;
     }
-    // Frames since the previous detection get the interpolation between the two detections.
+    // Frames since the previous detection get the interpolation between the two detections, each
+    // carried to that frame by the camera (a pan between them is followed, not cut across).
     const prev = track.lastDetectedObs;
     for (let k = track.lastDetected + 1; k < index; k++) {
       const o = track.obs.get(k);
       if (!o || o.source === "backfilled") continue;
       const t = (k - track.lastDetected) / gap;
+      const a = this.#carry(prev, track.lastDetected, k), b = this.#carry(z, index, k);
       track.obs.set(k, {
-        cx: lerp(prev.cx, z.cx, t), cy: lerp(prev.cy, z.cy, t), w: lerp(prev.w, z.w, t), h: lerp(prev.h, z.h, t),
+        cx: lerp(a.cx, b.cx, t), cy: lerp(a.cy, b.cy, t), w: lerp(a.w, b.w, t), h: lerp(a.h, b.h, t),
         source: "interpolated", uncertainty: Math.min(k - track.lastDetected, index - k),
       });
     }
@@ -268,6 +319,7 @@ export class Tracker {
     track.missed = 0;
     track.lastDetected = index;
     track.lastDetectedObs = z;
+    track.carried = z;
     track.lastIndex = index;
     track.score = d.score;
   }
@@ -277,24 +329,27 @@ export class Tracker {
     const track: Track = {
       id: this.#nextId++, label: d.label, score: d.score,
       cx: z.cx, cy: z.cy, w: z.w, h: z.h, vx: 0, vy: 0, vw: 0, vh: 0,
-      hits: 1, missed: 0, lastDetected: index, lastDetectedObs: z,
+      hits: 1, missed: 0, lastDetected: index, lastDetectedObs: z, carried: z,
       birth: index, firstIndex: index, lastIndex: index, ended: false, obs: new Map([[index, z]]),
     };
     const from = Math.max(this.#nextFinal, this.#shotStart, index - this.options.backfill, 0);
     for (let k = from; k < index; k++) {
-      track.obs.set(k, { ...z, raw: undefined, source: "backfilled", uncertainty: index - k });
+      track.obs.set(k, { ...this.#carry(z, index, k), raw: undefined, source: "backfilled", uncertainty: index - k });
     }
     track.firstIndex = Math.min(from, index);
     this.#tracks.push(track);
   }
 
-  /** Once a velocity is known, backfilled boxes follow it back in time instead of standing still. */
+  /** Once a velocity is known, backfilled boxes follow it (and the camera) back in time instead of only the camera. */
   #moveBackfill(track: Track): void {
+    const first = track.obs.get(track.birth);
+    if (!first) return;
     for (let k = track.firstIndex; k < track.birth; k++) {
       const o = track.obs.get(k);
       if (!o) continue;
-      o.cx = track.lastDetectedObs.cx - track.vx * (track.birth - k);
-      o.cy = track.lastDetectedObs.cy - track.vy * (track.birth - k);
+      const carried = this.#carry(first, track.birth, k);
+      o.cx = carried.cx - track.vx * (track.birth - k);
+      o.cy = carried.cy - track.vy * (track.birth - k);
     }
   }
 
@@ -360,7 +415,7 @@ export class Tracker {
     return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, trackId: track.id, label: track.label, score: track.score, source: o.source };
   }
 
-  /** Drop what no pending frame can need again: old observations and finished tracks. */
+  /** Drop what no pending frame can need again: old observations, finished tracks, camera motion no box can be carried through. */
   #prune(): void {
     const keepFrom = this.#nextFinal - this.options.smoothingRadius;
     this.#tracks = this.#tracks.filter((track) => {
@@ -368,6 +423,8 @@ export class Tracker {
       for (const k of track.obs.keys()) if (k < keepFrom) track.obs.delete(k);
       return !(track.ended && track.lastIndex < this.#nextFinal);
     });
+    const motionFrom = Math.min(keepFrom, ...this.#tracks.map((t) => Math.min(t.lastDetected, t.birth)));
+    for (const k of this.#motion.keys()) if (k <= motionFrom) this.#motion.delete(k);
   }
 }
 

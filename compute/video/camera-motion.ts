@@ -1,0 +1,241 @@
+// The camera's own motion between consecutive frames (pan and zoom), so the tracker can tell
+// "the camera moved" from "the face moved". Without it a pan moves every face in the frame the
+// same way at once, a track that has been seen only once predicts its face standing still, and
+// in a crowd of small faces the nearest detection to that guess is often the neighbour's: tracks
+// swapped faces, took a wrong velocity and lost them (bench/video-leaks.ts, pan-tiny: a 17 px
+// face left visible for 4 of 5 frames). Multi-object trackers do the same ("camera motion
+// compensation", e.g. BoT-SORT); here it is a similarity without rotation, which is what pans,
+// tilts and zooms of dashcams, body cams and handheld phones mostly are between two frames.
+//
+// Method: block matching on a two-level luma pyramid. The frame is averaged down to about 320 px
+// wide (fine level) and 160 px (coarse level); on a grid of textured patches each patch's
+// displacement is searched on the coarse level (±SEARCH coarse px: about ±60 px per frame at
+// 720p), refined on the fine level (±2 px) with a sub-pixel parabola, and a scale-and-shift is
+// fitted to the displacements by least squares, twice, the second time without the outliers
+// (faces and cars that move on their own). Too few agreeing patches (a flat or fully changing
+// picture) answers null: the motion is unknown and the tracker assumes a still camera, as before.
+// Cost: a few ms per 720p frame, most of it in the downsampling.
+import type { Frame } from "../types.ts";
+
+/** p' = scale * (p - centre) + centre + (dx, dy): where a point of the previous frame is in this one. */
+export interface CameraMotion {
+  scale: number;
+  dx: number;
+  dy: number;
+}
+
+export const STILL: CameraMotion = { scale: 1, dx: 0, dy: 0 };
+
+/** Fine level width; the coarse level is half of it. */
+const FINE_WIDTH = 320;
+/** Candidate patch centres (a grid), of which the MAX_PATCHES most textured are matched. */
+const GRID_COLUMNS = 16;
+const GRID_ROWS = 9;
+const MAX_PATCHES = 40;
+/** Patch half-size (coarse px) and the coarse search radius. */
+const HALF = 6;
+const SEARCH = 8;
+/** Fine-level refinement: patch half-size and search radius around twice the coarse match. */
+const FINE_HALF = 8;
+const FINE_SEARCH = 2;
+/** A patch flatter than this (luma standard deviation, 0-255) matches anywhere: skipped. */
+const MIN_TEXTURE = 6;
+/** Patches that must agree with the fit (and the fraction of the textured ones). */
+const MIN_INLIERS = 6;
+const MIN_INLIER_FRACTION = 0.5;
+/** An inlier is within this many fine px of the fitted motion. */
+const INLIER_DISTANCE = 1.5;
+
+interface Level {
+  luma: Float32Array;
+  width: number;
+  height: number;
+}
+
+/** Feeds frames in order; answers each frame's motion from the previous one (null: unknown). */
+export class CameraMotionEstimator {
+  #previous: { fine: Level; coarse: Level; factor: number; width: number; height: number } | null = null;
+
+  next(frame: Frame): CameraMotion | null {
+    const factor = Math.max(1, Math.round(frame.width / FINE_WIDTH));
+    const fine = downsample(frame, factor);
+    const coarse = halve(fine);
+    const previous = this.#previous;
+    this.#previous = { fine, coarse, factor, width: frame.width, height: frame.height };
+    if (!previous || previous.width !== frame.width || previous.height !== frame.height) return null;
+    const shifts = patchShifts(previous.fine, previous.coarse, fine, coarse);
+    const fit = robustFit(shifts, fine.width / 2, fine.height / 2);
+    if (!fit) return null;
+    // Fine px -> frame px: the scale is the same, the shift scales with the factor.
+    return { scale: fit.scale, dx: fit.dx * factor, dy: fit.dy * factor };
+  }
+}
+
+/** Where a point of the previous frame is in the next one. */
+export function moveByCamera(m: CameraMotion, x: number, y: number, width: number, height: number): [number, number] {
+  return [m.scale * (x - width / 2) + width / 2 + m.dx, m.scale * (y - height / 2) + height / 2 + m.dy];
+}
+
+/** The inverse: where a point of the next frame was in the previous one. */
+export function moveBackByCamera(m: CameraMotion, x: number, y: number, width: number, height: number): [number, number] {
+  return [(x - width / 2 - m.dx) / m.scale + width / 2, (y - height / 2 - m.dy) / m.scale + height / 2];
+}
+
+/** Luma averaged over factor x factor blocks, from every other pixel each way of large blocks (a quarter of the reads, and still low-passed enough to match on). */
+function downsample(frame: Frame, factor: number): Level {
+  const width = Math.floor(frame.width / factor), height = Math.floor(frame.height / factor);
+  const luma = new Float32Array(width * height);
+  const { data, channels } = frame;
+  const step = factor >= 4 ? 2 : 1;
+  const norm = 1 / (4 * (factor / step) ** 2);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      for (let yy = y * factor; yy < (y + 1) * factor; yy += step) {
+        let i = (yy * frame.width + x * factor) * channels;
+        for (let xx = 0; xx < factor; xx += step, i += step * channels) sum += data[i]! + 2 * data[i + 1]! + data[i + 2]!;
+      }
+      luma[y * width + x] = sum * norm;
+    }
+  }
+  return { luma, width, height };
+}
+
+function halve(level: Level): Level {
+  const width = level.width >> 1, height = level.height >> 1;
+  const luma = new Float32Array(width * height);
+  const src = level.luma, w = level.width;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const i = 2 * y * w + 2 * x;
+      luma[y * width + x] = (src[i]! + src[i + 1]! + src[i + w]! + src[i + w + 1]!) / 4;
+    }
+  }
+  return { luma, width, height };
+}
+
+interface Shift {
+  /** Patch centre in the previous fine level, and its displacement (fine px). */
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+}
+
+function patchShifts(prevFine: Level, prevCoarse: Level, fine: Level, coarse: Level): Shift[] {
+  // Patch centres far enough from the edges for both searches; the most textured ones are used
+  // (a picture may be mostly sky, road or wall).
+  const margin = Math.max(HALF + SEARCH + 1, Math.ceil((FINE_HALF + 2 * SEARCH + FINE_SEARCH + 2) / 2));
+  const candidates: { cx: number; cy: number; texture: number }[] = [];
+  for (let r = 0; r < GRID_ROWS; r++) {
+    for (let c = 0; c < GRID_COLUMNS; c++) {
+      const cx = Math.round(margin + ((coarse.width - 2 * margin) * (c + 0.5)) / GRID_COLUMNS);
+      const cy = Math.round(margin + ((coarse.height - 2 * margin) * (r + 0.5)) / GRID_ROWS);
+      const texture = deviation(prevCoarse, cx, cy, HALF);
+      if (texture >= MIN_TEXTURE) candidates.push({ cx, cy, texture });
+    }
+  }
+  candidates.sort((a, b) => b.texture - a.texture);
+  return candidates.slice(0, MAX_PATCHES).map(({ cx, cy }) => {
+    const rough = bestOffset(prevCoarse, coarse, cx, cy, HALF, 0, 0, SEARCH);
+    const sharp = bestOffset(prevFine, fine, 2 * cx, 2 * cy, FINE_HALF, 2 * rough.dx, 2 * rough.dy, FINE_SEARCH);
+    return { x: 2 * cx, y: 2 * cy, dx: sharp.dx + sharp.subX, dy: sharp.dy + sharp.subY };
+  });
+}
+
+function deviation(level: Level, cx: number, cy: number, half: number): number {
+  let sum = 0, sum2 = 0, n = 0;
+  for (let y = cy - half; y <= cy + half; y++) {
+    for (let x = cx - half; x <= cx + half; x++) {
+      const v = level.luma[y * level.width + x]!;
+      sum += v;
+      sum2 += v * v;
+      n++;
+    }
+  }
+  return Math.sqrt(Math.max(0, sum2 / n - (sum / n) ** 2));
+}
+
+/** The integer offset (around ox, oy, within ±radius) where the patch of `a` at (cx, cy) best matches `b` (sum of absolute differences), with a sub-pixel correction. */
+function bestOffset(a: Level, b: Level, cx: number, cy: number, half: number, ox: number, oy: number, radius: number) {
+  const side = 2 * radius + 1;
+  const cost = new Float64Array(side * side);
+  let best = Infinity, bx = 0, by = 0;
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      let sad = 0;
+      for (let y = -half; y <= half; y++) {
+        const ia = (cy + y) * a.width + cx - half;
+        const ib = (cy + y + oy + dy) * b.width + cx + ox + dx - half;
+        for (let x = 0; x <= 2 * half; x++) sad += Math.abs(a.luma[ia + x]! - b.luma[ib + x]!);
+      }
+      cost[(dy + radius) * side + dx + radius] = sad;
+      if (sad < best) {
+        best = sad;
+        bx = dx;
+        by = dy;
+      }
+    }
+  }
+  const at = (dx: number, dy: number) => cost[(dy + radius) * side + dx + radius]!;
+  const vertex = (l: number, m: number, r: number) => {
+    const d = l - 2 * m + r;
+    return d > 0 ? Math.max(-0.5, Math.min(0.5, (l - r) / (2 * d))) : 0;
+  };
+  const subX = Math.abs(bx) < radius ? vertex(at(bx - 1, by), best, at(bx + 1, by)) : 0;
+  const subY = Math.abs(by) < radius ? vertex(at(bx, by - 1), best, at(bx, by + 1)) : 0;
+  return { dx: ox + bx, dy: oy + by, subX, subY };
+}
+
+/** Least-squares scale-and-shift about (cx, cy), refitted on the inliers; null when too few agree. */
+function robustFit(shifts: Shift[], cx: number, cy: number): CameraMotion | null {
+  if (shifts.length < MIN_INLIERS) return null;
+  let fit = fitScaleShift(shifts, cx, cy);
+  if (!fit) return null;
+  for (let round = 0; round < 2; round++) {
+    const model: CameraMotion = fit;
+    const inliers: Shift[] = shifts.filter((s) => residual(model, s, cx, cy) <= INLIER_DISTANCE);
+    if (inliers.length < Math.max(MIN_INLIERS, MIN_INLIER_FRACTION * shifts.length)) {
+      // The first fit may be pulled by outliers: retry from the median shift before giving up.
+      if (round > 0) return null;
+      const median = { scale: 1, dx: medianOf(shifts.map((s) => s.dx)), dy: medianOf(shifts.map((s) => s.dy)) };
+      const near = shifts.filter((s) => residual(median, s, cx, cy) <= 2 * INLIER_DISTANCE);
+      if (near.length < MIN_INLIERS) return null;
+      fit = fitScaleShift(near, cx, cy);
+      if (!fit) return null;
+      continue;
+    }
+    fit = fitScaleShift(inliers, cx, cy) ?? fit;
+  }
+  return fit;
+}
+
+function residual(m: CameraMotion, s: Shift, cx: number, cy: number): number {
+  const px = (m.scale - 1) * (s.x - cx) + m.dx, py = (m.scale - 1) * (s.y - cy) + m.dy;
+  return Math.hypot(px - s.dx, py - s.dy);
+}
+
+/** Displacement = a * (p - c) + t, solved for a (= scale - 1) and t by the normal equations. */
+function fitScaleShift(shifts: Shift[], cx: number, cy: number): CameraMotion | null {
+  let sqq = 0, sqx = 0, sqy = 0, sdq = 0, sdx = 0, sdy = 0;
+  const n = shifts.length;
+  for (const s of shifts) {
+    const qx = s.x - cx, qy = s.y - cy;
+    sqq += qx * qx + qy * qy;
+    sqx += qx;
+    sqy += qy;
+    sdq += s.dx * qx + s.dy * qy;
+    sdx += s.dx;
+    sdy += s.dy;
+  }
+  // Eliminate t = (sd - a * sq) / n from the equation for a.
+  const denominator = sqq - (sqx * sqx + sqy * sqy) / n;
+  if (denominator <= 1e-9) return null;
+  const a = (sdq - (sdx * sqx + sdy * sqy) / n) / denominator;
+  return { scale: 1 + a, dx: (sdx - a * sqx) / n, dy: (sdy - a * sqy) / n };
+}
+
+function medianOf(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[sorted.length >> 1]!;
+}
