@@ -83,7 +83,7 @@ process.on("SIGTERM", () => shutdown(0));
 
 // One stack per state directory: a second would fight the first over its files and ports.
 const running = await readLocalStack().catch(() => undefined);
-if (running && running.pid !== process.pid && isRunning(running.pid)) {
+if (running && isRunning(running.pid)) {
   console.error(`Obscura already runs at ${running.workerUrl} (pid ${running.pid}) with the state in ${stateDir()}. Stop it first: ${stateDirPrefix()}npm stop`);
   process.exit(1);
 }

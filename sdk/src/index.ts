@@ -4,7 +4,7 @@
 import { ObscuraError } from "./errors.ts";
 import { Transport, type Answer, type ClientOptions } from "./http.ts";
 import { waitForJob, type WaitOptions } from "./jobs.ts";
-import type { Account, Credits, FeatureAnswer, FeatureEntry, FeatureId, FeatureParams, Job, MediaKind } from "./types.ts";
+import type { Account, Credits, FeatureAnswer, FeatureCatalog, FeatureEntry, FeatureId, FeatureParams, Job, MediaKind } from "./types.ts";
 import { uploadBytes, type Uploaded, type UploadOptions } from "./uploads.ts";
 
 export { mediaKindOf } from "./uploads.ts";
@@ -39,7 +39,7 @@ export function createObscura(options: ClientOptions) {
     transport,
     me: () => get<Account>("/me"),
     credits: () => get<Credits>("/me/credits"),
-    features: async (): Promise<FeatureEntry[]> => (await get<{ features: FeatureEntry[] }>("/features")).features,
+    features: async (): Promise<FeatureEntry[]> => (await get<FeatureCatalog>("/features")).features,
     job: (jobId: string) => get<Job>(`/jobs/${encodeURIComponent(jobId)}`),
 
     /**

@@ -6,6 +6,7 @@ import type { components, paths } from "./openapi.d.ts";
 type Schemas = components["schemas"];
 export type Account = Schemas["Account"];
 export type Credits = Schemas["Credits"];
+export type FeatureCatalog = Schemas["FeatureCatalog"];
 export type FeatureEntry = Schemas["FeatureEntry"];
 /** GET /jobs/{job_id}. */
 export type Job = Schemas["JobRecord"];
