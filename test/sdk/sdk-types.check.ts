@@ -1,6 +1,6 @@
 // Type-level checks of the SDK's generated types, run by the type check (npm run typecheck):
 // each @ts-expect-error must be an error, every other line must compile.
-import type { FeatureAnswer, FeatureId, FeatureParams, Job } from "../../sdk/src/index.ts";
+import type { FeatureAnswer, FeatureId, FeatureParams, Job, Obscura } from "../../sdk/src/index.ts";
 
 export const ids: FeatureId[] = ["image.face-blur", "video.object-removal", "image.nsfw-detection"];
 // @ts-expect-error an upload endpoint is no feature
@@ -19,4 +19,16 @@ export function answers(video: FeatureAnswer<"video.face-blur">, nsfw: FeatureAn
   const result: string = image.result_url;
   const status: "queued" | "processing" | "completed" | "failed" = job.status;
   return { accepted, verdict, result, status };
+}
+
+/** run() with a literal id is typed by that feature's endpoint; with an id known at run time it takes any object. */
+export async function run(obscura: Obscura, featureFromCommandLine: string) {
+  const { data } = await obscura.run("video.face-blur", { video_url: "https://example.com/a.mp4", blur_strength: 0.5 });
+  const jobId: string = data.job_id;
+  // @ts-expect-error a parameter the feature does not have
+  await obscura.run("image.face-blur", { image_url: "https://example.com/a.jpg", prompt: "car" });
+  // @ts-expect-error the video feature takes video_url
+  await obscura.run("video.face-blur", { image_url: "https://example.com/a.jpg" });
+  const loose = await obscura.run(featureFromCommandLine, { image_url: "https://example.com/a.jpg", anything: 1 });
+  return { jobId, loose };
 }
