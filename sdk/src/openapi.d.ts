@@ -1192,8 +1192,11 @@ export interface components {
         Account: {
             /** @enum {boolean} */
             success: true;
+            /** @example acct_9fK2mQ7xLp3V1cRt */
             id: string;
+            /** @example Ada Lovelace */
             name: string | null;
+            /** @example ada@example.com */
             email: string;
             is_developer: boolean;
             available_credits: number;
@@ -1267,10 +1270,14 @@ export interface components {
         VideoJob: {
             /** @enum {boolean} */
             success: true;
+            /** @example job_Zt3q9LkV2xWm8PcR1nYb4A */
             job_id: string;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "failed";
-            /** @description The feature submitted, e.g. face-blur. */
+            /**
+             * @description The feature submitted, e.g. face-blur.
+             * @example face-blur
+             */
             feature: string;
             /** @description Credits reserved for the job. */
             credits_used: number;
@@ -1484,9 +1491,11 @@ export interface components {
         JobRecord: {
             /** @enum {boolean} */
             success: true;
+            /** @example job_Zt3q9LkV2xWm8PcR1nYb4A */
             job_id: string;
             /** @enum {string} */
             status: "queued" | "processing" | "completed" | "failed";
+            /** @example face-blur */
             feature: string;
             /** @description Percentage of the work done. */
             progress: number;
@@ -1518,14 +1527,24 @@ export interface components {
         UploadTicket: {
             /** @enum {boolean} */
             success: true;
+            /** @example q3ZkL9vT2mXw8RcP1nYbAg */
             upload_id: string;
-            /** @description PUT the file here, with a Content-Length. */
+            /**
+             * @description PUT the file here, with a Content-Length.
+             * @example https://obscura.example.com/uploads/eyJpZCI6InEzWmtMOXZUMm1YdzhSY1AxbllQQWciLCJleHAiOjE3OTg3NjE2MDB9.8Xr2
+             */
             upload_url: string;
             /** @enum {string} */
             method: "PUT";
-            /** @description Pass this to an image feature after the upload. */
+            /**
+             * @description Pass this to an image feature after the upload.
+             * @example https://obscura.example.com/media/q3ZkL9vT2mXw8RcP1nYbAg
+             */
             image_url?: string;
-            /** @description Pass this to a video feature after the upload. */
+            /**
+             * @description Pass this to a video feature after the upload.
+             * @example https://obscura.example.com/media/q3ZkL9vT2mXw8RcP1nYbAg
+             */
             video_url?: string;
             /**
              * Format: date-time
