@@ -1,9 +1,9 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
-// Four suites: the Worker inside real workerd (Miniflare bindings), the compute service's
-// layers in Node on real photos, the SDK's Node-only parts (the CLI), and end-to-end tests
-// against the started local stack.
+// Five suites: the Worker inside real workerd (Miniflare bindings), the compute service's
+// layers in Node on real photos, the SDK's Node-only parts (the CLI), the operator scripts, and
+// end-to-end tests against the started local stack.
 export default defineConfig({
   test: {
     projects: [
@@ -42,6 +42,14 @@ export default defineConfig({
         test: {
           name: "sdk",
           include: ["test/sdk/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        // The operator scripts (npm start's log, npm stop, the key commands) where they need no stack.
+        test: {
+          name: "scripts",
+          include: ["test/scripts/**/*.test.ts"],
           environment: "node",
         },
       },

@@ -8,7 +8,7 @@
 //      face region is compared with the input's (flicker ratio = D_out / D_in; 1 = the output
 //      changes no more than the input does under the same resampling);
 //   4. expression kept: face-api's expression network on the input and the output face at the
-//      same box (compute/anonymize/expression.ts): how many keep their most probable expression,
+//      same box (bench/lib/expression-reader.ts): how many keep their most probable expression,
 //      and the mean total-variation change of the seven probabilities.
 // --ladder also measures the alternatives (warp only, texture only, features only, ...).
 import { readFileSync } from "node:fs";
@@ -19,7 +19,7 @@ import { anonymizeFace, DEFAULT_ANONYMIZE_OPTIONS, type AnonymizeOptions } from 
 import { CALIBRATION, IdentityCache, calibrateIdentity } from "../compute/anonymize/calibrate.ts";
 import { LandmarkSmoother } from "../compute/anonymize/smoothing.ts";
 import { FlowLandmarkTracker } from "../compute/anonymize/flow-tracker.ts";
-import { ExpressionReader, expressionChange, topExpression, type Expression } from "../compute/anonymize/expression.ts";
+import { ExpressionReader, expressionChange, topExpression, type Expression } from "./lib/expression-reader.ts";
 
 const PHOTOS = new URL("../test/fixtures/photos/", import.meta.url);
 export const TEST_PHOTOS = ["astronaut.png", "camera.png", "group1.jpg", "group2.jpg", "group3.jpg", "group4.jpg", "group5.jpg", "group6.jpg"];

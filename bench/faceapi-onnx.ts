@@ -5,7 +5,7 @@
 // faces. Prints wall and CPU ms per call or per face, and the largest difference of each result.
 //   npx node bench/faceapi-onnx.ts [rounds=3]
 import { cpus, loadavg } from "node:os";
-import { ExpressionReader, EXPRESSIONS } from "../compute/anonymize/expression.ts";
+import { ExpressionReader, EXPRESSIONS } from "./lib/expression-reader.ts";
 import { FaceLandmarker } from "../compute/models/face-landmarks.ts";
 import { SsdFaceModel } from "../compute/models/face-ssd.ts";
 import { iou } from "../compute/models/geometry.ts";

@@ -3,7 +3,7 @@
 //
 // calibrate.ts chooses each face's synthetic identity with face-api's 128-d descriptor, and
 // bench/anonymization.ts measures identity with that same descriptor. Here the same outputs are
-// measured with HSE FaceRes (compute/anonymize/held-out.ts, 1024-d, fed the way Human feeds it), a
+// measured with HSE FaceRes (bench/lib/held-out-recognizer.ts, 1024-d, fed the way Human feeds it), a
 // network the choice never sees:
 //   - original -> output: distance between the L2-normalised FaceRes embeddings of the original face
 //     and of the output, both at the ORIGINAL box (same crop, so only the pixels differ);
@@ -19,7 +19,7 @@
 import type { Frame } from "../compute/types.ts";
 import { FaceMeter, distance, type FaceMeasure } from "../compute/anonymize/evaluate.ts";
 import { DEFAULT_ANONYMIZE_OPTIONS } from "../compute/anonymize/render.ts";
-import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, embeddingDistance, humanSimilarity, l2normalize } from "../compute/anonymize/held-out.ts";
+import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, embeddingDistance, humanSimilarity, l2normalize } from "./lib/held-out-recognizer.ts";
 import { TEST_PHOTOS, f3, loadPhoto, measurePhoto, median } from "./anonymization.ts";
 
 /** Spearman rank correlation (no tie correction; the distances are continuous). */

@@ -5,17 +5,26 @@
 import { parseArgs } from "node:util";
 import { signRequest } from "../schema/compute-protocol.ts";
 import { sha256Hex } from "../schema/signing.ts";
-import { readLocalStack } from "./local-stack.ts";
+import { isRunning, readLocalStack, stackFile } from "./local-stack.ts";
 
 const [command, ...rest] = process.argv.slice(2);
 
+/** The Worker to ask and the secret to sign with: OBSCURA_URL + SIGNING_SECRET, or the local stack's. */
+async function target(): Promise<{ workerUrl: string; secret: string }> {
+  if (process.env.OBSCURA_URL && process.env.SIGNING_SECRET) return { workerUrl: process.env.OBSCURA_URL, secret: process.env.SIGNING_SECRET };
+  const stack = await readLocalStack();
+  // A stack stopped by SIGKILL or a crash leaves its file behind.
+  if (stack.pid !== undefined && !isRunning(stack.pid)) throw new Error(`The local service is not running (${stackFile()} is left from a run that stopped). Start it with: npm start`);
+  return stack;
+}
+
 async function signedPost(path: string, body: unknown): Promise<Record<string, unknown>> {
-  const stack = process.env.OBSCURA_URL && process.env.SIGNING_SECRET
-    ? { workerUrl: process.env.OBSCURA_URL, secret: process.env.SIGNING_SECRET }
-    : await readLocalStack();
+  const stack = await target();
   const text = JSON.stringify(body);
   const signature = await signRequest(stack.secret, "POST", path, await sha256Hex(text));
-  const res = await fetch(stack.workerUrl + path, { method: "POST", body: text, headers: { "content-type": "application/json", ...signature } });
+  const res = await fetch(stack.workerUrl + path, { method: "POST", body: text, headers: { "content-type": "application/json", ...signature } }).catch((err: Error) => {
+    throw new Error(`The service does not answer at ${stack.workerUrl} (${(err.cause as Error | undefined)?.message ?? err.message}). Is it running? Start it with: npm start`);
+  });
   const json = (await res.json()) as Record<string, unknown> & { error?: { message: string } };
   if (!res.ok) throw new Error(json.error?.message ?? `HTTP ${res.status}`);
   return json;
@@ -43,6 +52,8 @@ try {
       key_name: values["key-name"],
     });
     console.error(`account ${out.account_id}, key ${out.key_id}. The key below is shown only once:`);
+    // Every feature answers 402 insufficient_credits until the account has credits.
+    if (!out.available_credits) console.error("note: the account has 0 credits; give some with --credits N (e.g. --credits 100) to run features.");
     console.log(out.key);
   } else if (command === "revoke") {
     const { values } = parseArgs({ args: rest, options: { key: { type: "string" }, "key-id": { type: "string" } } });

@@ -5,10 +5,12 @@
 // prints where to go.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { rmSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { stackFile, stateDir, type LocalStack } from "./local-stack.ts";
+import { isRunning, readLocalStack, stackFile, stateDir, stateDirPrefix, type LocalStack } from "./local-stack.ts";
+import { logLines } from "./log-lines.ts";
 import { Supervisor } from "./supervisor.ts";
 
 const host = process.env.HOST ?? "127.0.0.1";
@@ -26,6 +28,7 @@ const stack: LocalStack = {
   computeUrl: computeUrls[0]!,
   computeUrls,
   computePids: [],
+  pid: process.pid,
   secret: randomBytes(32).toString("hex"),
 };
 /** The cron of wrangler.toml's [triggers] (the refund sweep), fired here because wrangler dev does not. */
@@ -39,9 +42,8 @@ const wrangler = fileURLToPath(new URL("../node_modules/wrangler/bin/wrangler.js
 
 function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, name: string): ChildProcess {
   const child = spawn(cmd, args, { env, stdio: ["ignore", "pipe", "pipe"] });
-  const prefix = (line: string) => (line.trim() ? `[${name}] ${line}\n` : "");
-  child.stdout!.on("data", (d: Buffer) => process.stdout.write(d.toString().split("\n").map(prefix).join("")));
-  child.stderr!.on("data", (d: Buffer) => process.stderr.write(d.toString().split("\n").map(prefix).join("")));
+  child.stdout!.on("data", (d: Buffer) => process.stdout.write(logLines(d.toString(), name)));
+  child.stderr!.on("data", (d: Buffer) => process.stderr.write(logLines(d.toString(), name)));
   children.push(child);
   return child;
 }
@@ -70,13 +72,21 @@ async function waitFor(url: string, what: string, child: ChildProcess, timeoutMs
 function shutdown(code: number): never {
   for (const supervisor of supervisors) supervisor.stop();
   for (const child of children) child.kill("SIGTERM");
-  void rm(stackFile(), { force: true });
+  // Synchronously: process.exit would not wait for an async rm, leaving a stale file behind.
+  rmSync(stackFile(), { force: true });
   process.exit(code);
 }
 
 let ready = false;
 process.on("SIGINT", () => shutdown(0));
 process.on("SIGTERM", () => shutdown(0));
+
+// One stack per state directory: a second would fight the first over its files and ports.
+const running = await readLocalStack().catch(() => undefined);
+if (running && isRunning(running.pid)) {
+  console.error(`Obscura already runs at ${running.workerUrl} (pid ${running.pid}) with the state in ${stateDir()}. Stop it first: ${stateDirPrefix()}npm stop`);
+  process.exit(1);
+}
 
 try {
   await exec(process.execPath, [wrangler, "d1", "migrations", "apply", "obscura", "--local", "--persist-to", stateDir()], "migrate");
@@ -120,8 +130,9 @@ Obscura is running.
   Dashboard:      ${stack.workerUrl}/dashboard
   Compute:        ${computeUrls.map((u) => `${u}/healthz`).join("  ")}
 Create an API key (printed once, last line):
-  npm run --silent keys:create -- --email you@example.com --credits 100
+  ${stateDirPrefix()}npm run --silent keys:create -- --email you@example.com --credits 100
 Then: curl -H "Authorization: Bearer <KEY>" ${stack.workerUrl}/api/v2/me
+Stop: Ctrl-C here, or ${stateDirPrefix()}npm stop from another terminal. State (accounts, keys, jobs) stays in ${stateDir()} for the next start.
 OBSCURA_READY ${stack.workerUrl}/api/v2
 `);
   // The Worker is the stack: if it goes, everything goes. Compute instances are restarted instead.

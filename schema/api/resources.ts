@@ -19,9 +19,9 @@ export const JobStatusEnum = z.enum(["queued", "processing", "completed", "faile
 export const VideoJob = z
   .object({
     success: z.literal(true),
-    job_id: z.string(),
+    job_id: z.string().openapi({ example: "job_Zt3q9LkV2xWm8PcR1nYb4A" }),
     status: JobStatusEnum,
-    feature: z.string().openapi({ description: "The feature submitted, e.g. face-blur." }),
+    feature: z.string().openapi({ description: "The feature submitted, e.g. face-blur.", example: "face-blur" }),
     credits_used: z.number().openapi({ description: "Credits reserved for the job." }),
     remaining_credits: z.number().openapi({ description: "Balance after the reservation." }),
   })
@@ -34,9 +34,9 @@ export const JobError = z
 export const JobRecord = z
   .object({
     success: z.literal(true),
-    job_id: z.string(),
+    job_id: z.string().openapi({ example: "job_Zt3q9LkV2xWm8PcR1nYb4A" }),
     status: JobStatusEnum,
-    feature: z.string(),
+    feature: z.string().openapi({ example: "face-blur" }),
     progress: z.number().min(0).max(100).openapi({ description: "Percentage of the work done." }),
     result_url: z.string().optional().openapi({ description: "Present when completed." }),
     credits_used: z.number().optional(),
@@ -68,9 +68,9 @@ export const NsfwResult = z
 export const Account = z
   .object({
     success: z.literal(true),
-    id: z.string(),
-    name: z.string().nullable(),
-    email: z.string(),
+    id: z.string().openapi({ example: "acct_9fK2mQ7xLp3V1cRt" }),
+    name: z.string().nullable().openapi({ example: "Ada Lovelace" }),
+    email: z.string().openapi({ example: "ada@example.com" }),
     is_developer: z.boolean(),
     available_credits: z.number(),
     tier: z.enum(["free", "pro", "enterprise"]),
@@ -114,11 +114,11 @@ export const UploadRequest = z
 export const UploadTicket = z
   .object({
     success: z.literal(true),
-    upload_id: z.string(),
-    upload_url: z.string().openapi({ description: "PUT the file here, with a Content-Length." }),
+    upload_id: z.string().openapi({ example: "q3ZkL9vT2mXw8RcP1nYbAg" }),
+    upload_url: z.string().openapi({ description: "PUT the file here, with a Content-Length.", example: "https://obscura.example.com/uploads/eyJpZCI6InEzWmtMOXZUMm1YdzhSY1AxbllQQWciLCJleHAiOjE3OTg3NjE2MDB9.8Xr2" }),
     method: z.literal("PUT"),
-    image_url: z.string().optional().openapi({ description: "Pass this to an image feature after the upload." }),
-    video_url: z.string().optional().openapi({ description: "Pass this to a video feature after the upload." }),
+    image_url: z.string().optional().openapi({ description: "Pass this to an image feature after the upload.", example: "https://obscura.example.com/media/q3ZkL9vT2mXw8RcP1nYbAg" }),
+    video_url: z.string().optional().openapi({ description: "Pass this to a video feature after the upload.", example: "https://obscura.example.com/media/q3ZkL9vT2mXw8RcP1nYbAg" }),
     expires_at: z.string().openapi({ format: "date-time", description: "The upload URL is valid until then; the media URL for 24 hours after upload." }),
     max_bytes: z.number().int(),
     accepted_formats: z.array(z.string()),

@@ -1,24 +1,20 @@
 // Obscura SDK: one client object over the REST API. Works wherever fetch does (Node 22, workers,
-// browsers); sdk/src/node.ts adds local files. Responses are typed by hand here until the types
-// generated from sdk/openapi.json (openapi-typescript) replace them; see sdk/README.md.
+// browsers); sdk/src/node.ts adds local files. Requests and responses are typed by the types
+// generated from the served OpenAPI document (types.ts).
 import { ObscuraError } from "./errors.ts";
 import { Transport, type Answer, type ClientOptions } from "./http.ts";
-import { waitForJob, type Job, type WaitOptions } from "./jobs.ts";
-import { uploadBytes, type MediaKind, type Uploaded, type UploadOptions } from "./uploads.ts";
+import { waitForJob, type WaitOptions } from "./jobs.ts";
+import type { Account, Credits, FeatureAnswer, FeatureCatalog, FeatureEntry, FeatureId, FeatureParams, Job, MediaKind } from "./types.ts";
+import { uploadBytes, type Uploaded, type UploadOptions } from "./uploads.ts";
 
 export { mediaKindOf } from "./uploads.ts";
 export { budgetWait } from "./jobs.ts";
 
 export { ObscuraError, ObscuraJobError, type RateLimit } from "./errors.ts";
 export { DEFAULT_BASE_URL, type ClientOptions } from "./http.ts";
-export type { Job, WaitOptions } from "./jobs.ts";
-export type { MediaKind, Uploaded, UploadOptions } from "./uploads.ts";
-
-/** What a feature answers: an image result, an NSFW verdict, or an accepted job. */
-export type FeatureAnswer =
-  | { success: true; result_url: string; credits_used: number; remaining_credits: number }
-  | { success: true; is_nsfw: boolean; score: number | null; credits_used: number; remaining_credits: number }
-  | { success: true; job_id: string; status: Job["status"]; feature: string; credits_used: number; remaining_credits: number };
+export type { WaitOptions } from "./jobs.ts";
+export type { Uploaded, UploadOptions } from "./uploads.ts";
+export type * from "./types.ts";
 
 export interface RunOptions {
   /** Makes retries safe: the same key and request return the first answer, charged once. */
@@ -41,17 +37,25 @@ export function createObscura(options: ClientOptions) {
   const get = async <T>(path: string) => (await transport.request<T>("GET", path)).data;
   return {
     transport,
-    me: () => get<{ id: string; email: string; name: string | null; tier: string; available_credits: number }>("/me"),
-    credits: () => get<{ available_credits: number; total_purchased: number; total_spent: number; reserved_credits: number; active_api_keys: number }>("/me/credits"),
-    features: async () => (await get<{ features: Array<{ id: string; name: string; media: MediaKind; path: string; credits: number; unit: string; available: boolean; parameters: Record<string, unknown> }> }>("/features")).features,
+    me: () => get<Account>("/me"),
+    credits: () => get<Credits>("/me/credits"),
+    features: async (): Promise<FeatureEntry[]> => (await get<FeatureCatalog>("/features")).features,
     job: (jobId: string) => get<Job>(`/jobs/${encodeURIComponent(jobId)}`),
 
-    /** Runs a feature by its catalog id with the endpoint's parameters (JSON). */
-    run: async (featureId: string, params: Record<string, unknown>, opts: RunOptions = {}): Promise<Answer<FeatureAnswer>> => {
+    /**
+     * Runs a feature by its catalog id with the endpoint's parameters (JSON). A literal id types
+     * the parameters and the answer (`run("image.face-blur", { image_url, blur_strength })`); an id
+     * only known at run time (the CLI's) takes any object, which the service validates.
+     */
+    run: async <F extends string>(
+      featureId: F,
+      params: F extends FeatureId ? FeatureParams<F> : Record<string, unknown>,
+      opts: RunOptions = {},
+    ): Promise<Answer<F extends FeatureId ? FeatureAnswer<F> : FeatureAnswer>> => {
       const headers: Record<string, string> = {};
       if (opts.idempotencyKey) headers["idempotency-key"] = opts.idempotencyKey;
       if (opts.async) headers.prefer = "respond-async";
-      return transport.request<FeatureAnswer>("POST", featurePath(featureId), { json: params, headers, signal: opts.signal });
+      return transport.request("POST", featurePath(featureId), { json: params, headers, signal: opts.signal });
     },
 
     uploadBytes: (kind: MediaKind, bytes: Uint8Array, opts?: UploadOptions): Promise<Uploaded> => uploadBytes(transport, kind, bytes, opts),

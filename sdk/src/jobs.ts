@@ -3,19 +3,7 @@
 // poll counts against it).
 import { ObscuraError, ObscuraJobError, type RateLimit } from "./errors.ts";
 import type { Transport } from "./http.ts";
-
-export interface Job {
-  success: true;
-  job_id: string;
-  status: "queued" | "processing" | "completed" | "failed";
-  feature: string;
-  progress: number;
-  result_url?: string;
-  credits_used?: number;
-  error?: { code: string; message: string };
-  created_at: string;
-  updated_at: string;
-}
+import type { Job } from "./types.ts";
 
 export interface WaitOptions {
   /** Called with the job whenever its status or progress changed. */

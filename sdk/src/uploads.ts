@@ -1,8 +1,7 @@
 // Sending bytes the API can take: an upload ticket, then a PUT of the bytes to its signed URL
 // (never with the API key). Returns the media URL to pass to a feature.
 import { errorOf, type Transport } from "./http.ts";
-
-export type MediaKind = "image" | "video";
+import type { MediaKind, UploadDone, UploadTicket } from "./types.ts";
 
 export interface Uploaded {
   upload_id: string;
@@ -10,14 +9,6 @@ export interface Uploaded {
   media_url: string;
   format: string;
   size_bytes: number;
-}
-
-interface Ticket {
-  upload_id: string;
-  upload_url: string;
-  image_url?: string;
-  video_url?: string;
-  max_bytes: number;
 }
 
 const VIDEO_EXTENSION = /\.(mp4|mov|m4v|qt)$/i;
@@ -56,7 +47,7 @@ function countingStream(bytes: Uint8Array, onProgress: (sent: number, total: num
 }
 
 export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: Uint8Array, opts: UploadOptions = {}): Promise<Uploaded> {
-  const { data: ticket } = await transport.request<Ticket>("POST", `/uploads/${kind}`, { signal: opts.signal });
+  const { data: ticket } = await transport.request<UploadTicket>("POST", `/uploads/${kind}`, { signal: opts.signal });
   const headers: Record<string, string> = { "content-type": "application/octet-stream" };
   let body: BodyInit = bytes as BodyInit;
   if (opts.onProgress) {
@@ -67,6 +58,6 @@ export async function uploadBytes(transport: Transport, kind: MediaKind, bytes: 
   }
   const res = await transport.raw("PUT", ticket.upload_url, { body, auth: false, headers, signal: opts.signal, duplex: opts.onProgress ? "half" : undefined });
   if (!res.ok) throw await errorOf(res);
-  const done = (await res.json()) as { format: string; size_bytes: number };
+  const done = (await res.json()) as UploadDone;
   return { upload_id: ticket.upload_id, media_url: (kind === "image" ? ticket.image_url : ticket.video_url)!, format: done.format, size_bytes: done.size_bytes };
 }

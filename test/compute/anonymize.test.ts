@@ -41,8 +41,8 @@ import { CALIBRATION, CalibrationBudget, IdentityCache, SSD_UNITS, calibrateIden
 import { neighbourIdentity, prng, syntheticIdentity } from "../../compute/anonymize/identity.ts";
 import { delaunay } from "../../compute/anonymize/warp.ts";
 import type { Frame } from "../../compute/types.ts";
-import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, humanSimilarity } from "../../compute/anonymize/held-out.ts";
-import { ExpressionReader, expressionChange, topExpression } from "../../compute/anonymize/expression.ts";
+import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, humanSimilarity } from "../../bench/lib/held-out-recognizer.ts";
+import { ExpressionReader, expressionChange, topExpression } from "../../bench/lib/expression-reader.ts";
 import { TEST_PHOTOS, loadPhoto, measurePhoto, panZoomVideo, runVideo, stabilityMetric } from "../../bench/anonymization.ts";
 
 const meter = new FaceMeter();

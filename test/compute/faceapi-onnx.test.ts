@@ -9,7 +9,7 @@
 // landmarks within 0.01 px; descriptors within 0.01 of face-api's (a different person is > 0.6
 // away); expression probabilities within 1e-4.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ExpressionReader, EXPRESSIONS } from "../../compute/anonymize/expression.ts";
+import { ExpressionReader, EXPRESSIONS } from "../../bench/lib/expression-reader.ts";
 import { FaceLandmarker } from "../../compute/models/face-landmarks.ts";
 import { INPUT_SIDE, squareInput } from "../../compute/models/face-api-input.ts";
 import { SsdFaceModel } from "../../compute/models/face-ssd.ts";

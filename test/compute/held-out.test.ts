@@ -1,4 +1,4 @@
-// The held-out recognizer (HSE FaceRes fed the way Human feeds it, compute/anonymize/held-out.ts)
+// The held-out recognizer (HSE FaceRes fed the way Human feeds it, bench/lib/held-out-recognizer.ts)
 // behaves like a face recognizer on real photos: the same face seen again (the photo cropped and
 // resized 0.8x, or the face box a little off) lands much closer than two different people of the
 // group photos. Boxes are the hand-checked ones of faces.json (SSD detections at full size), so no
@@ -6,7 +6,7 @@
 // different people of one photo 0.94-1.19 (euclidean on unit vectors).
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, embeddingDistance, humanSimilarity } from "../../compute/anonymize/held-out.ts";
+import { HeldOutRecognizer, HUMAN_SAME_PERSON_SIMILARITY, embeddingDistance, humanSimilarity } from "../../bench/lib/held-out-recognizer.ts";
 import type { Box, Frame } from "../../compute/types.ts";
 import { faceBoxes, loadPhoto } from "./photos.ts";
 

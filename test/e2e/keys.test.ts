@@ -23,3 +23,11 @@ it("keys:create prints a working key as the last line, keys:revoke makes it fail
   expect(after.status).toBe(401);
   expect(((await after.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
 });
+
+it("keys:create without --credits says the key has nothing to run features with", async () => {
+  const created = await run(process.execPath, ["scripts/keys.ts", "create", "--email", `zero-${Date.now()}@example.com`], { env: env() });
+  expect(created.stdout.trim()).toMatch(/^obs_live_/);
+  expect(created.stderr).toContain("note: the account has 0 credits; give some with --credits N");
+  const given = await run(process.execPath, ["scripts/keys.ts", "create", "--email", `some-${Date.now()}@example.com`, "--credits", "5"], { env: env() });
+  expect(given.stderr).not.toContain("0 credits");
+});

@@ -15,7 +15,7 @@ describe("admin key routes", () => {
     const email = `Ops-${randomId(6)}@Example.org`;
     const created = await admin("/internal/admin/keys", { email, name: "Ops", tier: "enterprise", credits: 25, daily_limit: 7 });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ success: true, account_id: expect.stringMatching(/^acct_/), key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^obs_live_[A-Za-z0-9_-]{43}$/) });
+    expect(created.body).toEqual({ success: true, account_id: expect.stringMatching(/^acct_/), key_id: expect.stringMatching(/^key_/), key: expect.stringMatching(/^obs_live_[A-Za-z0-9_-]{43}$/), available_credits: 25 });
     const me = await api("/me", { key: created.body.key });
     expect(await me.json()).toMatchObject({ id: created.body.account_id, email: email.toLowerCase(), name: "Ops", tier: "enterprise", available_credits: 25 });
     expect(rateHeaders(me)).toMatchObject({ limit: 7, remaining: 6 });
@@ -24,12 +24,15 @@ describe("admin key routes", () => {
     const again = await admin("/internal/admin/keys", { email: email.toLowerCase(), credits: 5 });
     expect(again.body.account_id).toBe(created.body.account_id);
     expect(again.body.key).not.toBe(created.body.key);
+    expect(again.body.available_credits).toBe(30);
     expect(await (await api("/me/credits", { key: again.body.key })).json()).toMatchObject({ available_credits: 30, total_purchased: 30, active_api_keys: 2 });
   });
 
   it("keys:revoke by key or by id: the key answers 401 afterwards, a second revoke is 404", async () => {
     const a = await admin("/internal/admin/keys", { email: `rv-${randomId(6)}@example.org` });
     const b = await admin("/internal/admin/keys", { email: `rv-${randomId(6)}@example.org` });
+    // No --credits: keys:create warns from this that the key cannot run a feature yet.
+    expect(a.body.available_credits).toBe(0);
     expect((await admin("/internal/admin/keys/revoke", { key: a.body.key })).status).toBe(200);
     expect((await admin("/internal/admin/keys/revoke", { key_id: b.body.key_id })).body).toEqual({ success: true, key_id: b.body.key_id });
     await expectError(await api("/me", { key: a.body.key }), "unauthorized", "Invalid or revoked API key.");

@@ -3,6 +3,8 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../schema/errors.ts";
+import { inlineMarkdown } from "../../worker/docs/markdown.ts";
+import { Contract, type OpenApiDoc } from "./contract.ts";
 import { API } from "./helpers.ts";
 
 const SPEC_ENDPOINTS: Array<[string, string]> = [
@@ -93,6 +95,48 @@ describe("GET /api/v2/docs", () => {
     expect(html).not.toMatch(/@import/i);
     expect(html).not.toMatch(/<script\b[^>]*\bsrc=/i);
     expect(html).not.toMatch(/<link\b[^>]*\bhref=["']?(?:https?:)?\/\//i);
+  });
+
+  it("renders the descriptions' inline Markdown: no backtick is left outside the code samples", async () => {
+    const html = await (await SELF.fetch(`${API}/docs`)).text();
+    expect(html).toContain("<code>Prefer: respond-async</code>");
+    expect(html.replace(/<pre[\s\S]*?<\/pre>/g, "")).not.toContain("`");
+    expect(inlineMarkdown("`a<b>` and **c** [d](/api/v2/docs) [e](javascript:alert(1))")).toBe('<code>a&lt;b&gt;</code> and <strong>c</strong> <a href="/api/v2/docs">d</a> [e](javascript:alert(1))');
+    expect(inlineMarkdown("`**not bold**`")).toBe("<code>**not bold**</code>");
+  });
+
+  it("shows a request example and a response example for every operation, each valid against its schema", async () => {
+    const doc = (await (await SELF.fetch(`${API}/openapi.json`)).json()) as OpenApiDoc;
+    const contract = new Contract(doc);
+    const html = await (await SELF.fetch(`${API}/docs`)).text();
+    const text = (code: string) => code.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    let operations = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        operations++;
+        const section = new RegExp(`<section id="${method}-${path.replace(/[{}]/g, "\\$&")}">([\\s\\S]*?)</section>`).exec(html)?.[1];
+        expect(section, `${method} ${path}`).toBeDefined();
+        const example = (kind: string) => text(new RegExp(`<pre data-example="${kind}"><code>([\\s\\S]*?)</code></pre>`).exec(section!)?.[1] ?? "");
+        // The request, as curl: a JSON body is the schema's example and the schema accepts it.
+        const request = example("request");
+        expect(request).toMatch(new RegExp(`^curl -X ${method.toUpperCase()} "http://localhost${path.replace(/[{}]/g, "\\$&")}"`));
+        const json = /-d '([\s\S]*)'$/.exec(request)?.[1];
+        if (op.requestBody?.content["application/json"]) expect(contract.validate(contract.requestSchema(method, path), JSON.parse(json!), { closed: true }), `${method} ${path} request`).toEqual([]);
+        // The success answer: a JSON one is valid against its schema, closed (no field the document lacks).
+        const [status, response] = Object.entries(op.responses).find(([code]) => code.startsWith("2"))!;
+        expect(section).toContain(`Response example (${status})`);
+        const schema = response.content?.["application/json"]?.schema;
+        if (schema) expect(contract.validate(schema, JSON.parse(example("response")), { closed: true }), `${method} ${path} ${status}`).toEqual([]);
+      }
+    }
+    expect(html.match(/data-example="request"/g)).toHaveLength(operations);
+  });
+
+  it("has the quick-start samples in curl, the SDK and fetch, addressed to the serving origin", async () => {
+    const html = await (await SELF.fetch(`${API}/docs`)).text();
+    const samples = [...html.matchAll(/<pre data-sample="([^"]+)"><code>([\s\S]*?)<\/code><\/pre>/g)].map((m) => m[1]);
+    expect(samples).toEqual(["account", "blur-a-photo", "wait-for-a-job"].flatMap((task) => ["curl", "sdk", "fetch"].map((language) => `${task}/${language}`)));
+    expect(html).toContain("http://localhost/api/v2/me");
   });
 
   it("/ redirects to the docs", async () => {

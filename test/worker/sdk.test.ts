@@ -18,7 +18,7 @@ afterEach(() => {
 const client = (apiKey: string) => createObscura({ apiKey, baseUrl: API, fetch: (input, init) => SELF.fetch(input, init) });
 
 describe("SDK", () => {
-  it("sdk/openapi.json is the served document (regenerate: npx node sdk/scripts/snapshot-openapi.ts)", async () => {
+  it("sdk/openapi.json is the served document (regenerate: npm run sdk:generate)", async () => {
     expect(await (await SELF.fetch(`${API}/openapi.json`)).json()).toEqual(snapshot);
   });
 

@@ -10,7 +10,7 @@ import type { AppEnv } from "../env.ts";
 import { ensureAccount } from "../services/accounts.ts";
 import { createDb } from "../services/db.ts";
 import { createApiKey, revokeApiKey } from "../services/keys.ts";
-import { grantCredits } from "../services/ledger.ts";
+import { creditSummary, grantCredits } from "../services/ledger.ts";
 import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
 import { INTERNAL_MEDIA_PATH, discardResult, storeResult, type StoredResult } from "../services/results.ts";
 import type { JobState } from "../durable/job.ts";
@@ -98,7 +98,9 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
     const account = await ensureAccount(db, { email: input.email, name: input.name, tier: input.tier, dailyLimit: input.daily_limit });
     if (input.credits) await grantCredits(c.env.DB, account.id, input.credits, "admin grant");
     const key = await createApiKey(db, account.id, input.key_name ?? null);
-    return c.json({ success: true, account_id: account.id, key_id: key.id, key: key.key }, 201);
+    // The balance lets keys:create say when the new key cannot run anything yet.
+    const { available } = await creditSummary(c.env.DB, account.id);
+    return c.json({ success: true, account_id: account.id, key_id: key.id, key: key.key, available_credits: available }, 201);
   });
 
   app.post("/internal/admin/keys/revoke", async (c) => {

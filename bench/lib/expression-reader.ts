@@ -1,15 +1,15 @@
-// The expression measure of the anonymizer: the issue asks for a replacement face that follows
+// The expression measure of the anonymizer (measuring only, hence under bench/): the issue asks for a replacement face that follows
 // the original's expression, so the output face should read as the same expression as the input
 // face. Read with face-api's expression network (faceExpressionNet, in @vladmandic/face-api, MIT:
 // seven classes, softmax; converted to ONNX by compute/models/convert/face-api/expression.ts), fed
 // the detector box as face-api's own `detectAllFaces(...).withFaceExpressions()` feeds it, on the
 // input and on the output at the same box. Only the benches and the tests use it (like
-// held-out.ts): nothing in the pipeline chooses by it.
-import type { Box, Frame } from "../types.ts";
-import { singleFlight } from "../models/base.ts";
-import { convertedModelFile } from "../models/convert/index.ts";
-import { INPUT_SIDE, requireFaceCrop, runFaceNet } from "../models/face-api-input.ts";
-import { createSession } from "../models/runtime/onnx.ts";
+// held-out-recognizer.ts): nothing in the pipeline chooses by it.
+import type { Box, Frame } from "../../compute/types.ts";
+import { singleFlight } from "../../compute/models/base.ts";
+import { convertedModelFile } from "../../compute/models/convert/index.ts";
+import { INPUT_SIDE, requireFaceCrop, runFaceNet } from "../../compute/models/face-api-input.ts";
+import { createSession } from "../../compute/models/runtime/onnx.ts";
 
 export const EXPRESSIONS = ["neutral", "happy", "sad", "angry", "fearful", "disgusted", "surprised"] as const;
 export type ExpressionName = (typeof EXPRESSIONS)[number];
