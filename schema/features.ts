@@ -114,14 +114,7 @@ const params = {
 } as const;
 
 export type FeatureId = keyof typeof params;
-type Output<F extends FeatureId> = z.output<(typeof params)[F]>;
-type ControlKey = keyof typeof detectionControls;
-/**
- * A feature's validated params. The detection controls stay optional: compute applies their
- * defaults itself (compute/pipelines/detections.ts), so code that calls a pipeline directly
- * (tests, benchmarks) need not spell them out.
- */
-export type FeatureParams<F extends FeatureId> = Omit<Output<F>, ControlKey> & Partial<Pick<Output<F>, ControlKey & keyof Output<F>>>;
+export type FeatureParams<F extends FeatureId> = z.output<(typeof params)[F]>;
 
 export interface Feature {
   id: FeatureId;

@@ -41,12 +41,17 @@ const regions = (field: string) =>
     .array(Region, { error: `${field} must be an array of regions {x, y, w, h}` })
     .max(MAX_REGIONS, { error: `${field} must hold at most ${MAX_REGIONS} regions` });
 
-/** The fields a detector-based feature adds to its request. */
+/**
+ * The fields a detector-based feature adds to its request. Their defaults are documented (the
+ * OpenAPI `default`) and applied by compute, not filled in by validation: a request that leaves
+ * them out is the same request as before they existed (its Idempotency-Key fingerprint too).
+ */
 export const detectionControls = {
   return_detections: z
     .boolean({ error: "return_detections must be a boolean" })
-    .default(false)
+    .optional()
     .openapi({
+      default: false,
       description:
         "Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).",
     }),
@@ -54,8 +59,9 @@ export const detectionControls = {
     .number({ error: "detection_threshold must be a number from 0 to 1" })
     .min(0, { error: "detection_threshold must be between 0 and 1" })
     .max(1, { error: "detection_threshold must be between 0 and 1" })
-    .default(DEFAULT_DETECTION_THRESHOLD)
+    .optional()
     .openapi({
+      default: DEFAULT_DETECTION_THRESHOLD,
       description: `Detections scoring under this are neither hidden nor returned. The default, ${DEFAULT_DETECTION_THRESHOLD}, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.`,
       example: 0.6,
     }),
@@ -64,8 +70,9 @@ export const detectionControls = {
     .int({ error: "min_size_px must be a whole number of pixels" })
     .min(0, { error: "min_size_px must be between 0 and 10000" })
     .max(10_000, { error: "min_size_px must be between 0 and 10000" })
-    .default(0)
+    .optional()
     .openapi({
+      default: 0,
       description: "Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).",
       example: 24,
     }),

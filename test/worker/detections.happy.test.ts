@@ -52,14 +52,11 @@ describe("images", () => {
     expect(body.detections).toEqual([]);
   });
 
-  it("without return_detections the body is today's, and compute gets the defaults that reproduce today's output", async () => {
+  it("without the controls the body and the task are today's (compute applies the defaults)", async () => {
     const u = await createUser({ credits: 10 });
     const body = (await (await postJson("/images/blur-anything", u.key, { image_url: IMG, prompt: "faces" })).json()) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(["credits_used", "remaining_credits", "result_url", "success"]);
-    const params = fake.tasks[0]!.task.params;
-    expect(params).toMatchObject({ return_detections: false, detection_threshold: 0.25, min_size_px: 0 });
-    expect(params).not.toHaveProperty("include_regions");
-    expect(params).not.toHaveProperty("exclude_regions");
+    expect(fake.tasks[0]!.task.params).toEqual({ image_url: IMG, prompt: "faces", blur_strength: 0.7, pixelated: false, pixelation_strength: 20 });
   });
 
   it("multipart: regions as JSON text reach compute as lists", async () => {
