@@ -2,7 +2,7 @@
 // region, its index and coordinate), before anything is charged or sent to compute.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { installFakeCompute, type FakeCompute } from "./fake-compute.ts";
-import { createUser, expectError, ledgerKinds, postJson, api } from "./helpers.ts";
+import { balance, createUser, expectError, ledgerKinds, postJson, api } from "./helpers.ts";
 
 const IMG = "https://media.example.com/photo.png";
 const VID = "https://media.example.com/clip.mp4";
@@ -57,5 +57,14 @@ describe("detection controls are validated", () => {
     garbled.append("include_regions", "[{x: 0}");
     await expectError(await api("/images/face-blur", { method: "POST", key: u.key, body: garbled }), "invalid_request", /include_regions must be an array of regions/);
     expect(await ledgerKinds(u.account.id)).toEqual(["grant"]);
+  });
+});
+
+describe("compute that cannot return detections", () => {
+  it("an image answered without the detections asked for fails (500) and is refunded, never an empty list", async () => {
+    const u = await createUser({ credits: 10 });
+    // The fake's default answer: the processed image alone, as an instance predating the field sends it.
+    await expectError(await postJson("/images/face-blur", u.key, { image_url: IMG, return_detections: true }), "internal_error", /without the detections asked for/);
+    expect(await balance(u.account.id)).toEqual({ available: 10, purchased: 10, spent: 0, reserved: 0 });
   });
 });

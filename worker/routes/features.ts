@@ -137,7 +137,12 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
     } else {
       const { image, detections } = await readImageAnswer(res);
       body = { result_url: (await storeResult(c.env, origin, { ...image, metadata: { accountId: account.id } })).url };
-      if (params.return_detections === true) body.detections = detections ?? [];
+      if (params.return_detections === true) {
+        // An instance that predates return_detections answers the image alone: an empty list would
+        // claim nothing was found, so the request fails instead (and is refunded).
+        if (!detections) throw new ApiError("internal_error", "Compute answered without the detections asked for; nothing was charged. Retry later.");
+        body.detections = detections;
+      }
     }
     await captureReservation(c.env.DB, reservation);
     return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);

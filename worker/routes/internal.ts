@@ -32,7 +32,7 @@ async function signedJson<T>(c: Context<AppEnv>): Promise<T> {
 }
 
 /** A signed upload from compute for a running job, stored in R2 like a result (streamed, checked against its signed SHA-256). */
-async function storeJobUpload(c: Context<AppEnv>): Promise<{ stub: ReturnType<typeof jobStub>; result: StoredResult }> {
+async function storeJobUpload(c: Context<AppEnv>, what: "result" | "detections document"): Promise<{ stub: ReturnType<typeof jobStub>; result: StoredResult }> {
   const contentSha256 = c.req.header(CONTENT_SHA256_HEADER) ?? "";
   await verifySigned(c, contentSha256);
   const stub = jobStub(c.env, c.req.param("id")!);
@@ -40,7 +40,7 @@ async function storeJobUpload(c: Context<AppEnv>): Promise<{ stub: ReturnType<ty
   if (!job || (job.status !== "processing" && job.status !== "queued")) throw new ApiError("job_not_found", "No running job with this id.");
   const contentType = c.req.header("content-type") ?? "application/octet-stream";
   const length = Number(c.req.header("content-length"));
-  if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", "The upload needs a body with Content-Length.");
+  if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", `The ${what} needs a body with Content-Length.`);
   try {
     const result = await storeResult(c.env, job.origin, {
       body: c.req.raw.body,
@@ -52,7 +52,7 @@ async function storeJobUpload(c: Context<AppEnv>): Promise<{ stub: ReturnType<ty
     return { stub, result };
   } catch (err) {
     // R2 refuses the write when the bytes are not the ones signed: the sender's fault, not ours.
-    if (err instanceof Error && /checksum/i.test(err.message)) throw new ApiError("invalid_request", "The upload's bytes do not match its signed SHA-256.");
+    if (err instanceof Error && /checksum/i.test(err.message)) throw new ApiError("invalid_request", `The ${what}'s bytes do not match its signed SHA-256.`);
     throw err;
   }
 }
@@ -72,7 +72,7 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
 
   // The result itself, streamed: the signature covers its SHA-256, which R2 checks on write.
   app.put(`${JOB_CALLBACK_PATH}:id/result`, async (c) => {
-    const { stub, result } = await storeJobUpload(c);
+    const { stub, result } = await storeJobUpload(c, "result");
     const duration = c.req.header(RESULT_DURATION_HEADER);
     if (!(await stub.complete(result.url, duration ? Number(duration) : undefined))) {
       // Another result (or a failure) settled the job while this one was uploading: the object
@@ -85,7 +85,7 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
 
   // The detections document of a job run with return_detections, sent before its result.
   app.put(`${JOB_CALLBACK_PATH}:id/detections`, async (c) => {
-    const { stub, result } = await storeJobUpload(c);
+    const { stub, result } = await storeJobUpload(c, "detections document");
     if (!(await stub.attachDetections(result))) {
       await discardResult(c.env, result);
       throw new ApiError("job_not_found", "No running job with this id.");
