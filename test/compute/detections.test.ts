@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DetectionBox, DetectionsDoc, TrackedDetectionBox } from "../../schema/api/detections.ts";
+import { SUNGLASSES_EMOJI } from "../../schema/features.ts";
 import { DETECTIONS_PART, RESULT_PART, TASKS_PATH, signedParts, type TaskRequest } from "../../schema/compute-protocol.ts";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
 import { createModels, type Models } from "../../compute/models/index.ts";
@@ -19,6 +20,9 @@ import { imageDetections, selectDetections } from "../../compute/pipelines/detec
 import { startCompute } from "../../compute/server.ts";
 import type { Box, Detection, Frame } from "../../compute/types.ts";
 import { makePanZoomVideo } from "../fixtures/make-video.ts";
+import { decodeFrames } from "../fixtures/frames.ts";
+import { faceBlurVideo } from "../../compute/pipelines/video/face-blur.ts";
+import type { FrameCoverage } from "../../compute/video/tracker.ts";
 import { faceBoxes, loadPhoto, matches, PHOTOS, psnr, sharpness } from "./photos.ts";
 
 let models: Models;
@@ -178,6 +182,32 @@ describe("other features", () => {
     const none = await run("image.blur-anything", frame, { prompt: "people", return_detections: true, exclude_regions: [{ x: 0, y: 0, w: 1, h: 1 }] });
     expect(Buffer.compare(none.out.data, frame.data)).toBe(0);
     expect(none.doc.frames[0]!.detections).toEqual([]);
+  });
+});
+
+describe("video.face-blur with regions", () => {
+  it("a face inside an excluded region forms no track: every frame comes back untouched; included, it is covered in every frame", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "obscura-detections-video-"));
+    try {
+      // The astronaut's face stays in the top half of this pan (its box's centre at y 0.05-0.2).
+      const frames = await decodeFrames(await makePanZoomVideo({ outPath: join(dir, "clip.mp4"), photo: join(PHOTOS, "astronaut.png"), width: 320, height: 240, fps: 25, seconds: 1, audio: false }));
+      const top = { x: 0, y: 0, w: 1, h: 0.5 };
+      const through = async (params: object) => {
+        const coverages: FrameCoverage[] = [];
+        const processor = faceBlurVideo({ video_url: "file:", blur_strength: 0.7, pixelated: false, emoji: SUNGLASSES_EMOJI, ...params }, models, { onCoverage: (c) => coverages.push(c) });
+        const out = [...(await processor.processChunk(frames, 0)), ...(await processor.flush!())];
+        return { out, coverages };
+      };
+      const excluded = await through({ exclude_regions: [top] });
+      expect(excluded.out).toHaveLength(frames.length);
+      excluded.out.forEach((f, i) => expect(Buffer.compare(f.data, frames[i]!.data), `frame ${i}`).toBe(0));
+      expect(excluded.coverages.every((c) => c.boxes.length === 0)).toBe(true);
+      const included = await through({ include_regions: [top], detection_threshold: 0.8 });
+      expect(included.coverages).toHaveLength(frames.length);
+      expect(included.coverages.every((c) => c.boxes.length === 1 && c.boxes[0]!.trackId === included.coverages[0]!.boxes[0]!.trackId)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
