@@ -60,10 +60,20 @@ export class JobReporter {
     await postJson(this.secret, `${this.callbackUrl}/fail`, { code, message });
   }
 
-  /** Uploads the result; the signature covers its SHA-256, which R2 verifies on write. */
+  /** Uploads the detections document (before the result, which completes the job). */
+  async detections(document: unknown): Promise<void> {
+    await this.upload("detections", { body: Buffer.from(JSON.stringify(document)) }, "application/json", {});
+  }
+
+  /** Uploads the result, which completes the job. */
   async complete(result: { body: Buffer } | { path: string }, contentType: string, durationSeconds?: number): Promise<void> {
     clearInterval(this.heartbeat);
-    const url = `${this.callbackUrl}/result`;
+    await this.upload("result", result, contentType, durationSeconds !== undefined ? { [RESULT_DURATION_HEADER]: String(durationSeconds) } : {});
+  }
+
+  /** PUTs bytes to a callback; the signature covers their SHA-256, which R2 verifies on write. */
+  private async upload(what: "result" | "detections", result: { body: Buffer } | { path: string }, contentType: string, extra: Record<string, string>): Promise<void> {
+    const url = `${this.callbackUrl}/${what}`;
     let hash: string;
     let size: number;
     if ("body" in result) {
@@ -80,16 +90,10 @@ export class JobReporter {
     const res = await fetch(url, {
       method: "PUT",
       body,
-      headers: {
-        ...headers,
-        [CONTENT_SHA256_HEADER]: hash,
-        "content-type": contentType,
-        "content-length": String(size),
-        ...(durationSeconds !== undefined ? { [RESULT_DURATION_HEADER]: String(durationSeconds) } : {}),
-      },
+      headers: { ...headers, [CONTENT_SHA256_HEADER]: hash, "content-type": contentType, "content-length": String(size), ...extra },
       duplex: "half",
     } as RequestInit);
-    if (!res.ok) throw new Error(`result upload refused: HTTP ${res.status} ${await res.text()}`);
+    if (!res.ok) throw new Error(`${what} upload refused: HTTP ${res.status} ${await res.text()}`);
   }
 
   stop(): void {

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadStream } from "node:fs";
 import { ApiError, errorEnvelope } from "../schema/errors.ts";
-import { HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, RESULT_DURATION_HEADER, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
+import { DETECTIONS_PART, HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, RESULT_DURATION_HEADER, RESULT_PART, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
 import { sha256Hex, TIMESTAMP_HEADER } from "../schema/signing.ts";
 import { JobReporter } from "./callbacks.ts";
 import { Slots } from "./slots.ts";
@@ -85,6 +85,8 @@ export function startCompute(options: ComputeOptions) {
           await withWorkDir(async (ctx) => {
             const result = await runner.run(task, { ...ctx, progress: (p) => reporter.progress(p) });
             if (result.type === "json") throw new Error("async tasks must produce media");
+            // Before the result: the result completes the job, and a job is final once completed.
+            if (result.detections) await reporter.detections(result.detections);
             await reporter.complete(result.type === "media" ? { body: result.body } : { path: result.path }, result.contentType, result.durationSeconds);
           }, abort.signal);
         } catch (err) {
@@ -162,6 +164,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 
 async function sendResult(res: ServerResponse, result: TaskResult): Promise<void> {
   if (result.type === "json") return send(res, 200, result.body);
+  if (result.type === "media" && result.detections) return sendWithDetections(res, result);
   const headers: Record<string, string> = { "content-type": result.contentType };
   if (result.durationSeconds !== undefined) headers[RESULT_DURATION_HEADER] = String(result.durationSeconds);
   if (result.type === "media") {
@@ -171,6 +174,20 @@ async function sendResult(res: ServerResponse, result: TaskResult): Promise<void
   }
   res.writeHead(200, headers);
   await new Promise<void>((resolve, reject) => createReadStream(result.path).on("error", reject).pipe(res).on("finish", resolve));
+}
+
+/**
+ * An image and its detections in one answer: multipart/form-data with the RESULT_PART file and
+ * the DETECTIONS_PART JSON (the Worker reads it with Response.formData()).
+ */
+async function sendWithDetections(res: ServerResponse, result: Extract<TaskResult, { type: "media" }>): Promise<void> {
+  const form = new FormData();
+  form.append(RESULT_PART, new Blob([result.body], { type: result.contentType }), "result");
+  form.append(DETECTIONS_PART, JSON.stringify(result.detections));
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  res.writeHead(200, { "content-type": encoded.headers.get("content-type")!, "content-length": String(body.length) });
+  res.end(body);
 }
 
 // Run directly: `node compute/server.ts` (npm start does this).

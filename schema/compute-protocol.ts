@@ -21,6 +21,14 @@ export interface TaskRequest {
 
 /** Sync answer for media results: the bytes, with these headers. */
 export const RESULT_DURATION_HEADER = "x-obscura-duration-seconds";
+/**
+ * A sync image task with params.return_detections answers multipart/form-data instead: the image
+ * as the RESULT_PART file and the DetectionsDocument (schema/api/detections.ts) as the
+ * DETECTIONS_PART text. An async task PUTs the document to `${callback_url}/detections` (signed
+ * over its SHA-256, like the result) before the result.
+ */
+export const RESULT_PART = "result";
+export const DETECTIONS_PART = "detections";
 /** SHA-256 of a streamed result body: the signature covers it, R2 verifies the bytes against it. */
 export const CONTENT_SHA256_HEADER = "x-obscura-content-sha256";
 

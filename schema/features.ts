@@ -2,6 +2,7 @@
 // Routes, the OpenAPI document, GET /features, billing and the compute service all read this.
 import { z } from "@hono/zod-openapi";
 import { blurStrength, durationSeconds, hexColor, isWatermark, mediaUrl, pixelated, prompt, webhookUrl } from "./api/fields.ts";
+import { detectionControls } from "./api/detections.ts";
 
 /** Video is billed per started unit of this many seconds. */
 export const VIDEO_BILLING_UNIT_SECONDS = 10;
@@ -43,8 +44,9 @@ const params = {
       .default(SUNGLASSES_EMOJI)
       // The pattern without its /u flag (what JSON Schema expects; matched in Unicode mode).
       .openapi({ description: "Emoji drawn over each face in emoji mode.", example: SUNGLASSES_EMOJI, pattern: SINGLE_EMOJI.source }),
+    ...detectionControls,
   }),
-  "video.license-plate-blur": z.strictObject({ ...videoBase, blur_strength: blurStrength, pixelated }),
+  "video.license-plate-blur": z.strictObject({ ...videoBase, blur_strength: blurStrength, pixelated, ...detectionControls }),
   "video.object-removal": z.strictObject({
     ...videoBase,
     object_text: prompt("object_text", 40).openapi({ description: "What to remove, at most 40 characters.", example: "person" }),
@@ -77,8 +79,9 @@ const params = {
     blur_anything_blur_mode: enumField("blur_anything_blur_mode", BLUR_ANYTHING_MODES)
       .optional()
       .openapi({ description: "gaussian or pixelated; when absent it follows pixelated." }),
+    ...detectionControls,
   }),
-  "video.face-anonymization": z.strictObject({ ...videoBase, is_watermark: isWatermark }),
+  "video.face-anonymization": z.strictObject({ ...videoBase, is_watermark: isWatermark, ...detectionControls }),
   "image.blur-background": z.strictObject({ ...imageBase, blur_strength: blurStrength }),
   "image.remove-background": z.strictObject({
     ...imageBase,
@@ -94,14 +97,15 @@ const params = {
     enhance_face: z.boolean({ error: "enhance_face must be a boolean" }).default(true),
     depth_effect: z.boolean({ error: "depth_effect must be a boolean" }).default(true),
   }),
-  "image.face-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated }),
-  "image.license-plate-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated }),
+  "image.face-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated, ...detectionControls }),
+  "image.license-plate-blur": z.strictObject({ ...imageBase, blur_strength: blurStrength, pixelated, ...detectionControls }),
   "image.blur-anything": z.strictObject({
     ...imageBase,
     prompt: prompt("prompt", 200).openapi({ description: "What to blur.", example: "car" }),
     blur_strength: blurStrength,
     pixelated,
     pixelation_strength: pixelationStrength(20),
+    ...detectionControls,
   }),
   "image.nsfw-detection": z.strictObject({
     media_url: mediaUrl("media_url"),

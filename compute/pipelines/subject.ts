@@ -3,7 +3,7 @@
 // confident box) stands in: a feathered ellipse over its box. That is coarse next to a real
 // salient-object model, but the only general-object models in registry packages are AGPL
 // (@imgly IS-Net), which we do not ship by default.
-import type { Frame, Mask } from "../types.ts";
+import type { Detection, Frame, Mask } from "../types.ts";
 import { ellipseMask, featherMask } from "../effects/index.ts";
 import type { Models } from "../models/index.ts";
 
@@ -17,6 +17,24 @@ export function coverage(mask: Mask): number {
   let s = 0;
   for (const v of mask.data) s += v;
   return s / (255 * mask.data.length);
+}
+
+/**
+ * A mask's extent as a detection, so the caller's controls and detections list can treat it like
+ * a box: the box of its pixels that are at least half covered, scored by their mean value. Null
+ * when no pixel is.
+ */
+export function maskDetection(mask: Mask, label: string): Detection | null {
+  let x0 = mask.width, y0 = mask.height, x1 = -1, y1 = -1, sum = 0, n = 0;
+  for (let y = 0; y < mask.height; y++) {
+    for (let x = 0; x < mask.width; x++) {
+      const v = mask.data[y * mask.width + x]!;
+      if (v < 128) continue;
+      if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y;
+      sum += v; n++;
+    }
+  }
+  return n ? { x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, score: sum / n / 255, label } : null;
 }
 
 /**

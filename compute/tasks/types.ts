@@ -1,3 +1,4 @@
+import type { DetectionsDoc } from "../../schema/api/detections.ts";
 import type { TaskRequest } from "../../schema/compute-protocol.ts";
 
 export interface TaskContext {
@@ -8,9 +9,10 @@ export interface TaskContext {
   workDir: string;
 }
 
+/** `detections`: what was hidden, when the request asked for return_detections. */
 export type TaskResult =
-  | { type: "media"; body: Buffer; contentType: string; durationSeconds?: number }
-  | { type: "file"; path: string; contentType: string; durationSeconds?: number }
+  | { type: "media"; body: Buffer; contentType: string; durationSeconds?: number; detections?: DetectionsDoc }
+  | { type: "file"; path: string; contentType: string; durationSeconds?: number; detections?: DetectionsDoc }
   | { type: "json"; body: unknown };
 
 /** One feature as the compute service runs it: media in (by URL), result out. */

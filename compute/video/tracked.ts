@@ -41,6 +41,8 @@ export interface TrackedProcessorOptions {
   detect(frames: Frame[], indices: number[]): Promise<Detection[][]>;
   /** The effect: cover `coverage.boxes` (and/or the masks in `coverage.detections`) in this frame. */
   apply(frame: Frame, coverage: FrameCoverage): Promise<Frame>;
+  /** Sees each frame's coverage, in order, before it is applied. */
+  onCoverage?: (coverage: FrameCoverage) => void;
   /** Frames per processChunk call (sam3_chunk_size). Default 32. */
   chunkSize?: number;
   /** Frames per detector call (sam3_batch_size). Default 8. */
@@ -91,6 +93,7 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
       if (coverage.index !== heldStart) throw new Error(`coverage for frame ${coverage.index}, expected ${heldStart}`);
       const frame = held.shift()!;
       heldStart++;
+      options.onCoverage?.(coverage);
       out.push(await options.apply(frame, coverage));
     }
     return out;

@@ -1,6 +1,7 @@
 // Response bodies of the API, as the SPEC defines them (plus the fields it leaves to us).
 import { z } from "@hono/zod-openapi";
 import { ERROR_CODES } from "../errors.ts";
+import { Detection } from "./detections.ts";
 
 const errorCodes = Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]];
 
@@ -39,6 +40,7 @@ export const JobRecord = z
     feature: z.string().openapi({ example: "face-blur" }),
     progress: z.number().min(0).max(100).openapi({ description: "Percentage of the work done." }),
     result_url: z.string().optional().openapi({ description: "Present when completed." }),
+    detections_url: z.string().optional().openapi({ description: "Present when completed and the job was asked for return_detections: a JSON DetectionsDocument, served like result_url." }),
     credits_used: z.number().optional(),
     error: JobError.optional(),
     created_at: z.string().openapi({ format: "date-time" }),
@@ -50,6 +52,7 @@ export const ImageResult = z
   .object({
     success: z.literal(true),
     result_url: z.string().openapi({ format: "uri" }),
+    detections: z.array(Detection).optional().openapi({ description: "Present with return_detections: every box hidden in the image (an empty list when none)." }),
     credits_used: z.number(),
     remaining_credits: z.number(),
   })

@@ -89,9 +89,17 @@ describe("parameters typed by the feature's schema", () => {
     expect(coerceParams("image.face-blur", schemaOf("/images/face-blur"), raw(["--blur_strength", "7"]))).toEqual({ blur_strength: 7 });
   });
 
+  it("region lists as JSON; what does not parse is a usage error naming the flag", () => {
+    const schema = schemaOf("/images/face-blur");
+    expect(coerceParams("image.face-blur", schema, raw(["--exclude_regions", '[{"x":0,"y":0,"w":0.5,"h":1}]', "--return_detections"]))).toEqual({ exclude_regions: [{ x: 0, y: 0, w: 0.5, h: 1 }], return_detections: true });
+    expect(usage(() => coerceParams("image.face-blur", schema, raw(["--include_regions", "left half"])))).toBe('--include_regions must be JSON (got "left half")');
+  });
+
   it("an unknown parameter is a usage error naming it and listing the feature's", () => {
     const message = usage(() => coerceParams("image.face-blur", schemaOf("/images/face-blur"), raw(["--frobnicate", "1"])));
-    expect(message).toBe("unknown parameter --frobnicate for image.face-blur (its parameters: --blur_strength, --pixelated)");
+    expect(message).toBe(
+      "unknown parameter --frobnicate for image.face-blur (its parameters: --blur_strength, --pixelated, --return_detections, --detection_threshold, --min_size_px, --include_regions, --exclude_regions)",
+    );
   });
 
   it("values that do not fit the type are usage errors naming the flag", () => {

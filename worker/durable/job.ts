@@ -8,6 +8,7 @@ import { hmacHex, signParts, sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 import { settleReservation } from "../services/ledger.ts";
 import type { MediaRef } from "../services/media.ts";
+import { discardResult, type StoredResult } from "../services/results.ts";
 
 export type JobStatus = "queued" | "processing" | "completed" | "failed";
 
@@ -27,6 +28,8 @@ export interface JobState {
   creditsReserved: number;
   creditsUsed?: number;
   resultUrl?: string;
+  /** The detections document (return_detections), stored before the result; shown once completed. */
+  detections?: StoredResult;
   error?: { code: string; message: string };
   /** How many times the job was handed to compute. */
   attempts: number;
@@ -56,6 +59,7 @@ export interface JobView {
   feature: string;
   progress: number;
   result_url?: string;
+  detections_url?: string;
   credits_used?: number;
   error?: { code: string; message: string };
   created_at: string;
@@ -69,6 +73,7 @@ export function jobView(s: JobState): JobView {
     feature: featureSlug(s.feature),
     progress: s.progress,
     ...(s.resultUrl ? { result_url: s.resultUrl } : {}),
+    ...(s.resultUrl && s.detections ? { detections_url: s.detections.url } : {}),
     credits_used: s.creditsUsed ?? s.creditsReserved,
     ...(s.error ? { error: s.error } : {}),
     created_at: s.createdAt,
@@ -131,6 +136,19 @@ export class JobObject extends DurableObject<Env> {
     s.lastHeartbeatAt = Date.now();
     await this.save(s);
     await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
+  }
+
+  /** The detections document arrived (before the result). A retried attempt's replaces the first's. */
+  async attachDetections(stored: StoredResult): Promise<boolean> {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      const s = await this.load();
+      if (!s || (s.status !== "processing" && s.status !== "queued")) return false;
+      const previous = s.detections;
+      s.detections = stored;
+      await this.save(s);
+      if (previous) await discardResult(this.env, previous);
+      return true;
+    });
   }
 
   // complete and fail await D1 (settling the credits) between reading and writing the state, and

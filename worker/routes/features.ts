@@ -10,6 +10,8 @@ import { checkMediaUrl } from "../../schema/media-url.ts";
 import { resolvePrompt } from "../../schema/vocabulary.ts";
 import { TIERS } from "../../schema/tiers.ts";
 import { sha256Hex } from "../../schema/signing.ts";
+import { DETECTIONS_PART, RESULT_PART } from "../../schema/compute-protocol.ts";
+import type { DetectionBox, DetectionsDoc } from "../../schema/api/detections.ts";
 import type { AppEnv } from "../env.ts";
 import { ensureFeatureAvailable, probeMedia, sendTask } from "../services/compute.ts";
 import { IDEMPOTENCY_HEADER, claimIdempotencyKey, recordIdempotentAnswer, requestFingerprint } from "../services/idempotency.ts";
@@ -133,8 +135,14 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
       const verdict = (await res.json()) as { is_nsfw: boolean; score: number | null };
       body = { is_nsfw: verdict.is_nsfw, score: verdict.score };
     } else {
-      const contentType = res.headers.get("content-type") ?? "application/octet-stream";
-      body = { result_url: (await storeResult(c.env, origin, { body: await res.arrayBuffer(), contentType, metadata: { accountId: account.id } })).url };
+      const { image, detections } = await readImageAnswer(res);
+      body = { result_url: (await storeResult(c.env, origin, { ...image, metadata: { accountId: account.id } })).url };
+      if (params.return_detections === true) {
+        // An instance that predates return_detections answers the image alone: an empty list would
+        // claim nothing was found, so the request fails instead (and is refunded).
+        if (!detections) throw new ApiError("internal_error", "Compute answered without the detections asked for; nothing was charged. Retry later.");
+        body.detections = detections;
+      }
     }
     await captureReservation(c.env.DB, reservation);
     return c.json({ success: true, ...body, credits_used: reservation.credits, remaining_credits: reservation.remaining }, 200);
@@ -142,6 +150,21 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
     await refundReservation(c.env.DB, reservation.id);
     throw err;
   }
+}
+
+/**
+ * Compute's answer to a sync image task: the image's bytes, or with return_detections a
+ * multipart form carrying the image and its detections document (schema/compute-protocol.ts).
+ */
+async function readImageAnswer(res: Response): Promise<{ image: { body: ArrayBuffer; contentType: string }; detections?: DetectionBox[] }> {
+  const contentType = res.headers.get("content-type") ?? "application/octet-stream";
+  if (!contentType.startsWith("multipart/form-data")) return { image: { body: await res.arrayBuffer(), contentType } };
+  const form = await res.formData();
+  const file = form.get(RESULT_PART) as unknown as File | null;
+  const document = form.get(DETECTIONS_PART);
+  if (!file || typeof file === "string" || typeof document !== "string") throw new Error("compute answered a form without its result and detections parts");
+  const detections = (JSON.parse(document) as DetectionsDoc).frames[0]?.detections ?? [];
+  return { image: { body: await file.arrayBuffer(), contentType: file.type || "application/octet-stream" }, detections };
 }
 
 function resolvePromptFor(field: string, value: string): void {

@@ -5,6 +5,7 @@ import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "../../schema/errors.ts";
 import { uploads } from "../../schema/tables.ts";
+import { DetectionsDocument } from "../../schema/api/detections.ts";
 import type { AppEnv } from "../env.ts";
 import { UPLOAD_MEDIA_PATH, uploadKey } from "../services/media.ts";
 import { RESULT_PATH, resultObjectKey } from "../services/results.ts";
@@ -12,6 +13,7 @@ import { AUTHENTICATED, BEARER, COMMON_ERRORS, PUBLIC, errorResponses, success }
 
 const binary = { schema: z.string().openapi({ type: "string", format: "binary" }) };
 const MEDIA_CONTENT = { "image/*": binary, "video/*": binary };
+const RESULT_CONTENT = { ...MEDIA_CONTENT, "application/json": { schema: DetectionsDocument } };
 
 function serveObject(object: R2ObjectBody, cacheControl: string): Response {
   return new Response(object.body, {
@@ -30,12 +32,12 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>): void {
     path: `${RESULT_PATH}{name}`,
     operationId: "getResult",
     tags: ["Files"],
-    summary: "A processed image or video (the result_url)",
+    summary: "A processed image or video (the result_url), or a detections document (the detections_url)",
     description: "Public: the name is unguessable (128 random bits), so no key is needed and the URL can be embedded. No rate-limit headers.",
     security: [],
     request: { params: z.object({ name: z.string().openapi({ example: "3q2X9c0d1e2f3g4h5i6j7k.png" }) }) },
     responses: {
-      ...success(200, "The file; Content-Type is its format.", MEDIA_CONTENT, PUBLIC),
+      ...success(200, "The file; Content-Type is its format (application/json for a detections document).", RESULT_CONTENT, PUBLIC),
       ...errorResponses(PUBLIC, "not_found", "internal_error"),
     },
   });

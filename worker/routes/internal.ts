@@ -31,6 +31,32 @@ async function signedJson<T>(c: Context<AppEnv>): Promise<T> {
   }
 }
 
+/** A signed upload from compute for a running job, stored in R2 like a result (streamed, checked against its signed SHA-256). */
+async function storeJobUpload(c: Context<AppEnv>, what: "result" | "detections document"): Promise<{ stub: ReturnType<typeof jobStub>; result: StoredResult }> {
+  const contentSha256 = c.req.header(CONTENT_SHA256_HEADER) ?? "";
+  await verifySigned(c, contentSha256);
+  const stub = jobStub(c.env, c.req.param("id")!);
+  const job = (await stub.state()) as unknown as JobState | undefined;
+  if (!job || (job.status !== "processing" && job.status !== "queued")) throw new ApiError("job_not_found", "No running job with this id.");
+  const contentType = c.req.header("content-type") ?? "application/octet-stream";
+  const length = Number(c.req.header("content-length"));
+  if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", `The ${what} needs a body with Content-Length.`);
+  try {
+    const result = await storeResult(c.env, job.origin, {
+      body: c.req.raw.body,
+      length,
+      contentType,
+      sha256: contentSha256,
+      metadata: { accountId: job.accountId, jobId: job.jobId },
+    });
+    return { stub, result };
+  } catch (err) {
+    // R2 refuses the write when the bytes are not the ones signed: the sender's fault, not ours.
+    if (err instanceof Error && /checksum/i.test(err.message)) throw new ApiError("invalid_request", `The ${what}'s bytes do not match its signed SHA-256.`);
+    throw err;
+  }
+}
+
 export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
   app.post(`${JOB_CALLBACK_PATH}:id/progress`, async (c) => {
     const { progress } = await signedJson<{ progress: number }>(c);
@@ -46,32 +72,21 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
 
   // The result itself, streamed: the signature covers its SHA-256, which R2 checks on write.
   app.put(`${JOB_CALLBACK_PATH}:id/result`, async (c) => {
-    const contentSha256 = c.req.header(CONTENT_SHA256_HEADER) ?? "";
-    await verifySigned(c, contentSha256);
-    const stub = jobStub(c.env, c.req.param("id"));
-    const job = (await stub.state()) as unknown as JobState | undefined;
-    if (!job || (job.status !== "processing" && job.status !== "queued")) throw new ApiError("job_not_found", "No running job with this id.");
-    const contentType = c.req.header("content-type") ?? "application/octet-stream";
-    const length = Number(c.req.header("content-length"));
-    if (!c.req.raw.body || !Number.isInteger(length)) throw new ApiError("invalid_request", "The result needs a body with Content-Length.");
-    let result: StoredResult;
-    try {
-      result = await storeResult(c.env, job.origin, {
-        body: c.req.raw.body,
-        length,
-        contentType,
-        sha256: contentSha256,
-        metadata: { accountId: job.accountId, jobId: job.jobId },
-      });
-    } catch (err) {
-      // R2 refuses the write when the bytes are not the ones signed: the sender's fault, not ours.
-      if (err instanceof Error && /checksum/i.test(err.message)) throw new ApiError("invalid_request", "The result's bytes do not match its signed SHA-256.");
-      throw err;
-    }
+    const { stub, result } = await storeJobUpload(c, "result");
     const duration = c.req.header(RESULT_DURATION_HEADER);
     if (!(await stub.complete(result.url, duration ? Number(duration) : undefined))) {
       // Another result (or a failure) settled the job while this one was uploading: the object
       // just written belongs to nothing, so it goes.
+      await discardResult(c.env, result);
+      throw new ApiError("job_not_found", "No running job with this id.");
+    }
+    return c.json({ success: true });
+  });
+
+  // The detections document of a job run with return_detections, sent before its result.
+  app.put(`${JOB_CALLBACK_PATH}:id/detections`, async (c) => {
+    const { stub, result } = await storeJobUpload(c, "detections document");
+    if (!(await stub.attachDetections(result))) {
       await discardResult(c.env, result);
       throw new ApiError("job_not_found", "No running job with this id.");
     }

@@ -24,6 +24,15 @@ function coerceField(value: string, type: string): unknown {
   const v = value.trim();
   if (type === "boolean") return v === "true" ? true : v === "false" ? false : value;
   if (type === "number") return v !== "" && Number.isFinite(Number(v)) ? Number(v) : value;
+  // Lists (include_regions, exclude_regions) travel as JSON text; what does not parse stays a
+  // string and is refused naming the field.
+  if (type === "array") {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return value;
+    }
+  }
   return value;
 }
 

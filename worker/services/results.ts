@@ -8,7 +8,7 @@ export const RESULT_PATH = "/results/";
 export const INTERNAL_MEDIA_PATH = "/internal/media/";
 const INTERNAL_MEDIA_TTL_MS = 2 * 3600_000;
 
-const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4" };
+const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "video/mp4": "mp4", "application/json": "json" };
 
 export interface ResultInput {
   /** A stream needs `length` (R2 only takes streams of known length). */

@@ -1,16 +1,20 @@
 // image.face-blur: every face found by the combined detector is hidden under a feathered ellipse
 // a little larger than the face (grow 15% each side, feather outside), gaussian or mosaic.
+import type { DetectionControls } from "../../../schema/api/detections.ts";
 import type { Frame } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
+import { selectDetections } from "../detections.ts";
 import { hideBoxes } from "../hide.ts";
+import type { OnHidden } from "./index.ts";
 
-export interface FaceBlurParams {
+export interface FaceBlurParams extends DetectionControls {
   blur_strength?: number;
   pixelated?: boolean;
 }
 
-export async function faceBlur(frame: Frame, params: FaceBlurParams, models: Pick<Models, "faces">): Promise<Frame> {
-  const faces = await models.faces.detect(frame);
+export async function faceBlur(frame: Frame, params: FaceBlurParams, models: Pick<Models, "faces">, onHidden?: OnHidden): Promise<Frame> {
+  const faces = selectDetections(await models.faces.detect(frame), frame, params);
+  onHidden?.(faces);
   // Faces are taller than detector boxes (forehead, chin, hair): grow 20% so the ellipse covers them.
   return hideBoxes(frame, faces, { ...params, shape: "ellipse", grow: 0.2 });
 }

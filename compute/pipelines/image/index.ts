@@ -1,6 +1,6 @@
 // Feature id -> image pipeline. Every pipeline is (frame, params, models) => Promise<Frame>,
 // except image.nsfw which returns an NsfwVerdict.
-import type { Frame, NsfwVerdict } from "../../types.ts";
+import type { Detection, Frame, NsfwVerdict } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { blurAnything } from "./blur-anything.ts";
 import { blurBackground } from "./blur-background.ts";
@@ -16,7 +16,9 @@ export { blurAnything, blurBackground, faceBlur, licensePlateBlur, nsfw, portrai
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyParams = any;
 
-export type ImagePipeline = (frame: Frame, params: AnyParams, models: Models) => Promise<Frame>;
+/** `onHidden` (when given) receives every detection the pipeline hides, in frame pixels. */
+export type ImagePipeline = (frame: Frame, params: AnyParams, models: Models, onHidden?: OnHidden) => Promise<Frame>;
+export type OnHidden = (hidden: Detection[]) => void;
 export type NsfwPipeline = (frame: Frame, params: AnyParams, models: Models) => Promise<NsfwVerdict>;
 
 export const IMAGE_PIPELINES = {

@@ -11,7 +11,7 @@ import { hideBoxes } from "../hide.ts";
 import { findPeople } from "../people.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
-import { DETECT_EVERY, eachFrame } from "./common.ts";
+import { DETECT_EVERY, eachFrame, type VideoPipelineHooks } from "./common.ts";
 
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;
 
@@ -28,14 +28,15 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
   return found;
 }
 
-export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels): ChunkProcessor {
+export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   const targets = resolvePrompt(params.prompt); // unsupported_prompt before any frame is decoded
   const pixelated = (params.blur_anything_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian")) === "pixelated";
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
     batchSize: params.sam3_batch_size,
     chunkSize: params.sam3_chunk_size,
-    detect: eachFrame((frame) => findTargets(frame, targets, models)),
+    detect: eachFrame((frame) => findTargets(frame, targets, models), params),
+    onCoverage: hooks.onCoverage,
     apply: async (frame, coverage) => {
       const opts = { blur_strength: params.blur_strength, pixelated, pixelStrength: pixelationToStrength(params.pixelation_strength) };
       const faces = coverage.boxes.filter((b) => b.label === "face");

@@ -1,9 +1,19 @@
-// Pieces every detector-based video feature shares: running a per-frame detector over a batch,
-// how often detection runs, and the visible watermark.
+// Pieces every detector-based video feature shares: running a per-frame detector over a batch
+// (keeping what the caller's detection controls select), how often detection runs, the hook that
+// sees each frame's coverage, and the visible watermark.
+import type { DetectionControls } from "../../../schema/api/detections.ts";
 import type { Detection, Frame } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { drawWatermark } from "../../effects/overlay.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
+import type { FrameCoverage } from "../../video/tracker.ts";
+import { selectDetections } from "../detections.ts";
+
+/** What a video task may ask of a pipeline beyond its params. */
+export interface VideoPipelineHooks {
+  /** Sees what is covered in each frame, in order (the detections document; tests and benchmarks measure coverage with it). */
+  onCoverage?: (coverage: FrameCoverage) => void;
+}
 
 /**
  * Detection runs on every k-th frame; the tracker covers the frames between by interpolating
@@ -23,8 +33,8 @@ export const DETECT_EVERY = 2;
 export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
 
 /** A detect() for trackedProcessor from the face detector, with the small-face tiles on SMALL_FACES_EVERY frames. */
-export function faceFrames(faces: Pick<Models["faces"], "detect">) {
-  return eachFrame((frame, index) => faces.detect(frame, { smallFaces: index % SMALL_FACES_EVERY === 0 }));
+export function faceFrames(faces: Pick<Models["faces"], "detect">, controls?: DetectionControls) {
+  return eachFrame((frame, index) => faces.detect(frame, { smallFaces: index % SMALL_FACES_EVERY === 0 }), controls);
 }
 
 /**
@@ -34,15 +44,19 @@ export function faceFrames(faces: Pick<Models["faces"], "detect">) {
  */
 const FRAMES_AT_ONCE = 2;
 
-/** A detect() for trackedProcessor from a per-frame detector (FRAMES_AT_ONCE frames in flight). */
-export function eachFrame(detect: (frame: Frame, index: number) => Promise<Detection[]>) {
+/**
+ * A detect() for trackedProcessor from a per-frame detector (FRAMES_AT_ONCE frames in flight),
+ * keeping what `controls` select: before tracking, so what they leave out forms no track.
+ */
+export function eachFrame(detect: (frame: Frame, index: number) => Promise<Detection[]>, controls?: DetectionControls) {
   return async (frames: Frame[], indices: number[]): Promise<Detection[][]> => {
     const out: Detection[][] = new Array(frames.length);
     let next = 0;
     const lane = async () => {
       while (next < frames.length) {
         const i = next++;
-        out[i] = await detect(frames[i]!, indices[i]!);
+        const found = await detect(frames[i]!, indices[i]!);
+        out[i] = controls ? selectDetections(found, frames[i]!, controls) : found;
       }
     };
     await Promise.all(Array.from({ length: Math.min(FRAMES_AT_ONCE, frames.length) }, lane));

@@ -34,7 +34,7 @@ import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { hideBoxes } from "../hide.ts";
-import { DETECT_EVERY, faceFrames, withWatermark } from "./common.ts";
+import { DETECT_EVERY, faceFrames, withWatermark, type VideoPipelineHooks } from "./common.ts";
 
 /** Frames held back before rendering (about a second of video; 150 MB of 1080p frames)... */
 export const CALIBRATION_WINDOW = 24;
@@ -108,7 +108,7 @@ function spread<T>(xs: T[], n: number): T[] {
 /** How a hidden face is blurred: face-blur's default (gaussian, ellipse grown by 0.2 of the box). */
 const HIDE = { shape: "ellipse", grow: 0.2 } as const;
 
-export interface FaceAnonymizationOptions {
+export interface FaceAnonymizationOptions extends VideoPipelineHooks {
   /**
    * False: no calibration and no verdict, every face drawn with its seeded identity (tests and
    * benchmarks of the tracking and drawing only; a job always calibrates).
@@ -151,7 +151,8 @@ export function faceAnonymizationVideo(
 
   const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: faceFrames(models.faces),
+    detect: faceFrames(models.faces, params),
+    onCoverage: options.onCoverage,
     // Only landmarks here (the trackers need every frame in order); drawing waits in the queue.
     apply: async (frame, coverage) => {
       const faces: Pending["faces"] = [];

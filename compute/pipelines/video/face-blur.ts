@@ -5,15 +5,9 @@ import type { Models } from "../../models/index.ts";
 import { coverWithEmoji } from "../../effects/overlay.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
-import type { FrameCoverage } from "../../video/tracker.ts";
 import { hideBoxes } from "../hide.ts";
 import type { HideOptions } from "../hide.ts";
-import { DETECT_EVERY, faceFrames } from "./common.ts";
-
-export interface FaceBlurVideoOptions {
-  /** Sees what is covered in each frame, in order (tests and benchmarks measure coverage with it). */
-  onCoverage?: (coverage: FrameCoverage) => void;
-}
+import { DETECT_EVERY, faceFrames, type VideoPipelineHooks } from "./common.ts";
 
 /** How the blur/mosaic modes hide a face box (the leak measure probes the same shapes). */
 export function faceHideOptions(params: FeatureParams<"video.face-blur">): HideOptions {
@@ -22,12 +16,12 @@ export function faceHideOptions(params: FeatureParams<"video.face-blur">): HideO
   return { blur_strength: params.blur_strength, pixelated: mode === "pixelated", shape: "ellipse", grow: 0.2 };
 }
 
-export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, options: FaceBlurVideoOptions = {}): ChunkProcessor {
+export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: faceFrames(models.faces),
+    detect: faceFrames(models.faces, params),
+    onCoverage: hooks.onCoverage,
     apply: (frame, coverage) => {
-      options.onCoverage?.(coverage);
       return params.face_blur_mode === "emoji"
         ? coverWithEmoji(frame, coverage.boxes, params.emoji)
         : hideBoxes(frame, coverage.boxes, faceHideOptions(params));

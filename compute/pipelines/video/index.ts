@@ -7,9 +7,10 @@ import { faceAnonymizationVideo } from "./face-anonymization.ts";
 import { faceBlurVideo } from "./face-blur.ts";
 import { licensePlateBlurVideo } from "./license-plate-blur.ts";
 import { objectRemovalVideo } from "./object-removal.ts";
+import type { VideoPipelineHooks } from "./common.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type VideoPipeline = (params: any, models: Models) => ChunkProcessor;
+export type VideoPipeline = (params: any, models: Models, hooks?: VideoPipelineHooks) => ChunkProcessor;
 
 export const VIDEO_PIPELINES: Record<string, VideoPipeline> = {
   "video.face-blur": faceBlurVideo,
@@ -17,5 +18,6 @@ export const VIDEO_PIPELINES: Record<string, VideoPipeline> = {
   "video.blur-anything": blurAnythingVideo,
   "video.background-blur": backgroundBlurVideo,
   "video.face-anonymization": faceAnonymizationVideo,
-  "video.object-removal": objectRemovalVideo,
+  // Its third parameter is the fill's tuning (tests), not hooks: it takes no detection controls.
+  "video.object-removal": (params, models) => objectRemovalVideo(params, models),
 };

@@ -125,8 +125,8 @@ function typeOf(schema: ParamSchema): string | undefined {
 }
 
 /**
- * Types each raw parameter by the feature's request schema (numbers, integers, booleans; strings as
- * given). Ranges, patterns and enums are left to the service, whose 400 names the field and rule.
+ * Types each raw parameter by the feature's request schema (numbers, integers, booleans, lists as
+ * JSON; strings as given). Ranges, patterns and enums are left to the service, whose 400 names the field and rule.
  */
 export function coerceParams(featureId: string, schema: RequestSchema, raw: RawParam[]): Record<string, unknown> {
   const properties = schema.properties ?? {};
@@ -158,6 +158,14 @@ function coerceValue(param: RawParam, type: string | undefined): unknown {
     if (!Number.isFinite(n)) throw new UsageError(`${flag} must be a number (got "${value}")`);
     if (type === "integer" && !Number.isInteger(n)) throw new UsageError(`${flag} must be a whole number (got "${value}")`);
     return n;
+  }
+  // Lists (include_regions, exclude_regions) are given as JSON: --exclude_regions '[{"x":0,"y":0,"w":0.5,"h":1}]'.
+  if (type === "array" || type === "object") {
+    try {
+      return JSON.parse(value);
+    } catch {
+      throw new UsageError(`${flag} must be JSON (got "${value}")`);
+    }
   }
   return value;
 }
