@@ -1118,7 +1118,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A processed image or video (the result_url)
+         * A processed image or video (the result_url), or a detections document (the detections_url)
          * @description Public: the name is unguessable (128 random bits), so no key is needed and the URL can be embedded. No rate-limit headers.
          */
         get: operations["getResult"];
@@ -1476,8 +1476,28 @@ export interface components {
             success: true;
             /** Format: uri */
             result_url: string;
+            /** @description Present with return_detections: every box hidden in the image (an empty list when none). */
+            detections?: components["schemas"]["Detection"][];
             credits_used: number;
             remaining_credits: number;
+        };
+        /** @description A box that was hidden, in relative coordinates of the output image (EXIF orientation applied). */
+        Detection: {
+            /** @description Left edge, relative to the width (0..1). */
+            x: number;
+            /** @description Top edge, relative to the height (0..1). */
+            y: number;
+            /** @description Width, relative to the width. */
+            w: number;
+            /** @description Height, relative to the height. */
+            h: number;
+            /** @description The detector's confidence (0..1). */
+            score: number;
+            /**
+             * @description What it is: face, license plate, person, text, or a COCO class (car, dog, ...).
+             * @example face
+             */
+            label: string;
         };
         NsfwResult: {
             /** @enum {boolean} */
@@ -1501,6 +1521,8 @@ export interface components {
             progress: number;
             /** @description Present when completed. */
             result_url?: string;
+            /** @description Present when completed and the job was asked for return_detections: a JSON DetectionsDocument, served like result_url. */
+            detections_url?: string;
             credits_used?: number;
             error?: components["schemas"]["JobError"];
             /** Format: date-time */
@@ -1576,6 +1598,36 @@ export interface components {
                 /** @enum {number} */
                 status: 410;
             };
+        };
+        /** @description The JSON document at a job's detections_url. */
+        DetectionsDocument: {
+            /** @enum {string} */
+            media: "image" | "video";
+            /** @description Width in pixels of the output (boxes are relative to it). */
+            width: number;
+            height: number;
+            /** @description Video: frames per second. */
+            fps?: number;
+            /** @description Video: frames in the output, the length of `frames`. */
+            frame_count?: number;
+            /** @description One entry per frame, in order, every frame included (an empty list where nothing was hidden); an image has one. */
+            frames: {
+                /** @description Frame number from 0. */
+                index: number;
+                /** @description index / fps. */
+                time_seconds: number;
+                detections: (components["schemas"]["TrackedDetection"] | components["schemas"]["Detection"])[];
+            }[];
+        };
+        /** @description A box hidden in one frame: the tracker's box (the detection plus a margin that grows with the distance to the nearest detection), in relative coordinates; score is the track's latest detection score. */
+        TrackedDetection: components["schemas"]["Detection"] & {
+            /** @description The track the box belongs to: one id per object for its whole life in the video, never reused. */
+            track_id: number;
+            /**
+             * @description detected: the detector found it in this frame; interpolated: between two detections; predicted: carried on after one; backfilled: before the track's first detection.
+             * @enum {string}
+             */
+            source: "detected" | "predicted" | "interpolated" | "backfilled";
         };
         /** @description No such route. */
         NotFoundError: {
@@ -2018,6 +2070,37 @@ export interface operations {
                      * @example 😎
                      */
                     emoji?: string;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "video" file part. */
@@ -2051,6 +2134,37 @@ export interface operations {
                      * @example 😎
                      */
                     emoji?: string;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -2307,6 +2421,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "video" file part. */
@@ -2329,6 +2474,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -2882,6 +3058,37 @@ export interface operations {
                      * @enum {string}
                      */
                     blur_anything_blur_mode?: "gaussian" | "pixelated";
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "video" file part. */
@@ -2929,6 +3136,37 @@ export interface operations {
                      * @enum {string}
                      */
                     blur_anything_blur_mode?: "gaussian" | "pixelated";
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -3181,6 +3419,37 @@ export interface operations {
                      * @default true
                      */
                     is_watermark?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "video" file part. */
@@ -3197,6 +3466,37 @@ export interface operations {
                      * @default true
                      */
                     is_watermark?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -4237,6 +4537,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "image" file part. */
@@ -4252,6 +4583,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -4504,6 +4866,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "image" file part. */
@@ -4519,6 +4912,37 @@ export interface operations {
                      * @default false
                      */
                     pixelated?: boolean;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -4781,6 +5205,37 @@ export interface operations {
                      * @default 20
                      */
                     pixelation_strength?: number;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description Media URL; omit when sending the "image" file part. */
@@ -4806,6 +5261,37 @@ export interface operations {
                      * @default 20
                      */
                     pixelation_strength?: number;
+                    /**
+                     * @description Also answer with what was found and hidden: an image's boxes in `detections`, a job's per-frame boxes and track ids in the JSON document at `detections_url` (format: the DetectionsDocument schema).
+                     * @default false
+                     */
+                    return_detections?: boolean;
+                    /**
+                     * @description Detections scoring under this are neither hidden nor returned. The default, 0.25, is the lowest score any detector keeps, so it drops nothing; values under it change nothing.
+                     * @default 0.25
+                     * @example 0.6
+                     */
+                    detection_threshold?: number;
+                    /**
+                     * @description Detections whose larger side is under this many pixels (of the image or frame) are neither hidden nor returned. 0: no minimum beyond the detectors' own (faces at least 4 px each way, plate lines 6 px tall).
+                     * @default 0
+                     * @example 24
+                     */
+                    min_size_px?: number;
+                    /** @description Only detections whose box centre lies in one of these regions are hidden (and returned); at most 20. Absent: the whole image. */
+                    include_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
+                    /** @description Detections whose box centre lies in one of these regions are left untouched (and not returned); wins over include_regions; at most 20. */
+                    exclude_regions?: {
+                        x: number;
+                        y: number;
+                        w: number;
+                        h: number;
+                    }[];
                     /**
                      * Format: binary
                      * @description The media file itself (stored like an upload).
@@ -5361,7 +5847,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file; Content-Type is its format. */
+            /** @description The file; Content-Type is its format (application/json for a detections document). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5369,6 +5855,7 @@ export interface operations {
                 content: {
                     "image/*": string;
                     "video/*": string;
+                    "application/json": components["schemas"]["DetectionsDocument"];
                 };
             };
             /** @description `not_found`: No such route. */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CameraMotionEstimator, moveBackByCamera, moveByCamera } from "../../compute/video/camera-motion.ts";
 import type { CameraMotion } from "../../compute/video/camera-motion.ts";
+import type { Frame } from "../../compute/types.ts";
 import { CLIP_HEIGHT, CLIP_WIDTH, makeClip } from "../fixtures/video-clips.ts";
 
 async function motions(name: string) {
@@ -49,7 +50,7 @@ describe("camera motion", () => {
   }, 60_000);
 
   it("answers unknown (null) when there is nothing to match", () => {
-    const flat = { data: Buffer.alloc(640 * 360 * 3, 128), width: 640, height: 360, channels: 3 };
+    const flat: Frame = { data: Buffer.alloc(640 * 360 * 3, 128), width: 640, height: 360, channels: 3 };
     const estimator = new CameraMotionEstimator();
     expect(estimator.next(flat)).toBeNull();
     expect(estimator.next({ ...flat, data: Buffer.alloc(640 * 360 * 3, 128) })).toBeNull();

@@ -7,8 +7,9 @@
 // - inference threads (OBSCURA_INFERENCE_THREADS): one per core by default, at most 4 (each holds
 //   its own copy of the weights; past 4 the per-call JS around the runs is the limit).
 // - execution providers (OBSCURA_ONNX_PROVIDERS, e.g. "cuda,cpu"), tried in order. The npm tarball
-//   holds the CPU runtime only; the CUDA provider is installed with
-//   `npm ci --onnxruntime-node-install=cuda12` on a GPU host. Where it is missing, the session is
+//   holds the CPU runtime only; on a GPU host the CUDA provider is installed after `npm ci` with
+//   `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` (README).
+//   Where it is missing, the session is
 //   created on the providers after it, with a warning logged once per process.
 import * as ort from "onnxruntime-node";
 import { availableParallelism } from "node:os";
