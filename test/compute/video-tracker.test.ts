@@ -137,6 +137,15 @@ describe("Tracker", () => {
     expect(bare(false).length).toBeGreaterThan(10);
   });
 
+  it("covers a face cut by the frame's edge with a wider margin than one inside it", () => {
+    const inside = run(new Tracker({ frameWidth: 200, frameHeight: 200 }), [[det({ x: 80, y: 80, width: 30, height: 30 })]])[0].boxes[0];
+    const edge = run(new Tracker({ frameWidth: 200, frameHeight: 200 }), [[det({ x: 80, y: 180, width: 30, height: 30 })]])[0].boxes[0];
+    // Margin 0.1 of the size on each side inside; 0.1 + edgeMargin 0.25 at the edge (and clipped there).
+    expect(inside.y).toBeCloseTo(80 - 3, 6);
+    expect(edge.y).toBeCloseTo(180 - 0.35 * 30, 6);
+    expect(edge.y + edge.height).toBe(200);
+  });
+
   it("keeps labels apart and clips to the frame", () => {
     const tracker = new Tracker({ frameWidth: 100, frameHeight: 100 });
     const out = run(tracker, [[det({ x: 80, y: 80, width: 30, height: 30 }, "face"), det({ x: 80, y: 80, width: 30, height: 30 }, "car")]]);
