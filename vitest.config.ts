@@ -17,6 +17,8 @@ export default defineConfig({
                 SIGNING_SECRET: "test-only-signing-secret",
                 // Nothing listens here: inside workerd tests compute is unreachable on purpose.
                 COMPUTE_URLS: "http://127.0.0.1:9",
+                // A frozen instance is given up on after 1 s here (30 s by default), so the test of it is quick.
+                COMPUTE_HUNG_AFTER_S: "1",
               },
             },
           })),

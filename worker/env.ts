@@ -10,6 +10,8 @@ export interface Env {
   RATE_LIMITER: DurableObjectNamespace<RateLimiter>;
   JOB_QUEUE: Queue<JobMessage>;
   COMPUTE_URLS: string;
+  /** Seconds an instance may leave /healthz unanswered while it holds a synchronous request (default 30). */
+  COMPUTE_HUNG_AFTER_S?: string;
   SIGNING_SECRET: string;
   ENVIRONMENT: string;
 }

@@ -129,7 +129,7 @@ async function runFeature(c: Context<AppEnv>, feature: Feature, params: Record<s
   }
 
   try {
-    const res = await sendTask(c.env, { task_id: reservation.id, feature: computeFeature, params, media: await mediaForCompute(c.env, origin, media) }, SYNC_TIMEOUT_MS);
+    const res = await sendTask(c.env, { task_id: reservation.id, feature: computeFeature, params, media: await mediaForCompute(c.env, origin, media) }, SYNC_TIMEOUT_MS, { watch: true });
     let body: Record<string, unknown>;
     if (feature.id === "image.nsfw-detection") {
       const verdict = (await res.json()) as { is_nsfw: boolean; score: number | null };

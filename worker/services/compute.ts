@@ -31,20 +31,45 @@ function shuffled(urls: string[]): string[] {
   return urls.map((u) => [Math.random(), u] as const).sort((a, b) => a[0] - b[0]).map(([, u]) => u);
 }
 
-async function signedFetch(env: Env, base: string, method: string, path: string, body: string | null, timeoutMs: number): Promise<Response> {
+async function signedFetch(env: Env, base: string, method: string, path: string, body: string | null, signal: AbortSignal): Promise<Response> {
   const signature = await signRequest(env.SIGNING_SECRET, method, path, await sha256Hex(body ?? ""));
-  return fetch(base + path, {
-    method,
-    body,
-    headers: { "content-type": "application/json", ...signature },
-    signal: AbortSignal.timeout(timeoutMs),
-  });
+  return fetch(base + path, { method, body, headers: { "content-type": "application/json", ...signature }, signal });
+}
+
+/** Default for COMPUTE_HUNG_AFTER_S: how long an instance may leave /healthz unanswered while it holds a synchronous request. */
+export const HUNG_AFTER_S = 30;
+
+/**
+ * Watches an instance while it holds a request: /healthz is probed every few seconds and `onHung`
+ * is called once it has gone unanswered for `hungAfterMs`. Inference runs on compute's worker
+ * threads, so a working instance answers /healthz in milliseconds (bench/healthz-during-video.ts);
+ * one that answers nothing for that long is frozen or wedged, not busy, and the request would
+ * otherwise wait out its whole timeout (two minutes for a synchronous image).
+ */
+function watchInstance(base: string, hungAfterMs: number, onHung: () => void): () => void {
+  const interval = Math.min(5_000, hungAfterMs / 3);
+  const needed = Math.ceil(hungAfterMs / interval);
+  let misses = 0;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const tick = async () => {
+    const answer = await probeInstance(base, Math.min(HEALTH_PROBE_TIMEOUT_MS, interval));
+    if (stopped) return;
+    misses = typeof answer === "object" ? 0 : misses + 1;
+    if (misses >= needed) return onHung();
+    timer = setTimeout(tick, interval);
+  };
+  timer = setTimeout(tick, interval);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
 }
 
 /** One instance's /healthz: its answer, "busy" when it took the connection but not answered in time, or "down". */
-async function probeInstance(base: string): Promise<ComputeHealth | "busy" | "down"> {
+async function probeInstance(base: string, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<ComputeHealth | "busy" | "down"> {
   try {
-    const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(HEALTH_PROBE_TIMEOUT_MS) });
+    const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(timeoutMs) });
     return res.ok ? ((await res.json()) as ComputeHealth) : "busy";
   } catch (err) {
     // A timeout (a DOMException, not always an Error) means the instance took the connection.
@@ -57,7 +82,7 @@ async function probeInstance(base: string): Promise<ComputeHealth | "busy" | "do
 export async function computePool(env: Env): Promise<PoolState> {
   const ttl = poolCache?.pool.state === "up" ? HEALTH_TTL_MS : DOWN_TTL_MS;
   if (!poolCache || Date.now() - poolCache.at >= ttl) {
-    const answers = await Promise.all(computeInstances(env).map(probeInstance));
+    const answers = await Promise.all(computeInstances(env).map((base) => probeInstance(base)));
     const health = answers.find((a): a is ComputeHealth => typeof a === "object");
     const pool: PoolState = health ? { state: "up", health } : answers.includes("busy") ? { state: "busy" } : { state: "down" };
     poolCache = { at: Date.now(), pool };
@@ -100,11 +125,17 @@ async function computeError(res: Response): Promise<ApiError> {
 }
 
 /**
- * Sends a task to the first instance that takes it. Connection failures and 503 (busy) move on
- * to the next instance; any other answer is final.
+ * Sends a task to the first instance that takes it. Connection failures, 503 (busy) and, with
+ * `watch`, an instance that stops answering /healthz move on to the next instance; any other
+ * answer is final.
  */
-export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number): Promise<Response> {
-  return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs);
+export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<Response> {
+  return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs, options.watch ? hungAfterMs(env) : undefined);
+}
+
+function hungAfterMs(env: Env): number {
+  const seconds = Number(env.COMPUTE_HUNG_AFTER_S);
+  return 1000 * (Number.isFinite(seconds) && seconds > 0 ? seconds : HUNG_AFTER_S);
 }
 
 export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise<ProbeResult> {
@@ -112,13 +143,19 @@ export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise
   return (await res.json()) as ProbeResult;
 }
 
-async function sendToPool(env: Env, path: string, body: string, timeoutMs: number): Promise<Response> {
+async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number): Promise<Response> {
   for (const base of shuffled(computeInstances(env))) {
     let res: Response;
+    const abort = new AbortController();
+    const timeout = setTimeout(() => abort.abort(new DOMException("compute did not answer in time", "TimeoutError")), timeoutMs);
+    const stopWatching = hungAfter ? watchInstance(base, hungAfter, () => abort.abort(new DOMException("compute stopped answering /healthz", "AbortError"))) : () => {};
     try {
-      res = await signedFetch(env, base, "POST", path, body, timeoutMs);
+      res = await signedFetch(env, base, "POST", path, body, abort.signal);
     } catch {
       continue;
+    } finally {
+      clearTimeout(timeout);
+      stopWatching();
     }
     if (res.status === 503) continue;
     if (!res.ok) throw await computeError(res);
