@@ -112,7 +112,7 @@ describe("obscura CLI against the stack", () => {
 
     const param = await obscura(["image.face-blur", input, "--frobnicate", "1"], account.key);
     expect(param.code).toBe(2);
-    expect(param.stderr).toContain("unknown parameter --frobnicate for image.face-blur (its parameters: --blur_strength, --pixelated)");
+    expect(param.stderr).toContain("unknown parameter --frobnicate for image.face-blur (its parameters: --blur_strength, --pixelated, --return_detections,");
 
     const local = await obscura(["image.face-blur", `${workerUrl()}/photo.jpg`, "--json"], account.key);
     expect(local.code).toBe(4);
