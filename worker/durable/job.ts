@@ -3,6 +3,8 @@
 //   processing -> queued (compute went silent; retried once) ; queued -> failed (never dispatched)
 // A terminal job never changes again. The alarm is the watchdog: no job stays processing forever.
 import { DurableObject } from "cloudflare:workers";
+import type { z } from "@hono/zod-openapi";
+import type { JobRecord } from "../../schema/api/resources.ts";
 import { featureById, featureSlug, priceOf, type FeatureId } from "../../schema/features.ts";
 import { hmacHex, signParts, sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
@@ -53,18 +55,8 @@ export function webhookSecret(signingSecret: string, accountId: string): Promise
   return hmacHex(signingSecret, `webhook\n${accountId}`);
 }
 
-export interface JobView {
-  job_id: string;
-  status: JobStatus;
-  feature: string;
-  progress: number;
-  result_url?: string;
-  detections_url?: string;
-  credits_used?: number;
-  error?: { code: string; message: string };
-  created_at: string;
-  updated_at: string;
-}
+/** What the API shows of a job: the schema's JobRecord without its envelope's `success`. */
+export type JobView = Omit<z.infer<typeof JobRecord>, "success">;
 
 export function jobView(s: JobState): JobView {
   return {
