@@ -54,6 +54,12 @@ export async function startStack(opts: { workerPort: number; computePort: number
   };
 }
 
+/** What the stack logged that looks like trouble (compute task failures, restarts, Worker errors), at most `max` lines. */
+export function troubleLines(stack: BenchStack, max = 10): string[] {
+  const lines = stack.log.filter((l) => /error|fail|exited|restart|dropped|warn/i.test(l) && !l.includes("ExperimentalWarning"));
+  return lines.length > max ? [...lines.slice(0, max), `... ${lines.length - max} more`] : lines;
+}
+
 /** Waits until no model of the instance is loading for 3 s (they load one after another at start). */
 async function warm(computeUrl: string): Promise<void> {
   for (let quiet = 0; quiet < 3; ) {
