@@ -171,6 +171,8 @@ const byStatus = new Map<number, number>();
 for (const a of rec.answers) byStatus.set(a.status, (byStatus.get(a.status) ?? 0) + 1);
 console.log(`all ${rec.answers.length} HTTP answers by status: ${[...byStatus].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}: ${n}`).join(", ")}`);
 
+for (const a of rec.answers.filter((a) => a.status >= 500)) console.log(`  ${a.status} on ${a.kind} after ${a.ms.toFixed(0)} ms, Retry-After ${a.retryAfter ?? "none"}: ${a.message}`);
+
 const audit = await auditLedger(stack, accounts, { expectNoOpenReservations: true });
 const server = badServerAnswers(rec.answers);
 console.log("");

@@ -136,14 +136,17 @@ async function fault(): Promise<boolean> {
   const restarts = stack.log.filter((l) => l.includes("[supervisor]"));
   const during = rec.answers.filter((a) => a.kind.endsWith("(during fault)"));
   const allowed = during.filter((a) => a.status === 200 || (a.status === 503 && a.retryAfter));
+  // The image requests made meanwhile are charged too (one credit each on success).
+  const images = during.filter((a) => a.kind.startsWith("image") && a.status === 200).length;
+  const imagePrice = FEATURES.find((f) => f.id === "image.face-blur")!.credits;
   const spent = before.available_credits - after.available_credits;
-  const exact = after.reserved_credits === before.reserved_credits && (done.status === "completed" ? spent === price : spent === 0);
+  const exact = after.reserved_credits === before.reserved_credits && spent === (done.status === "completed" ? price : 0) + images * imagePrice;
   const audit = await auditLedger(stack, [account], { expectNoOpenReservations: true });
   const where = [...ranOn].map((i) => (i === holder ? `instance ${i} (restarted)` : `instance ${i} (the survivor)`)).join(", ") || "not seen";
   console.log(`fault: ${restarts.join(" | ") || "no restart logged"}`);
   console.log(`fault: re-dispatched ${rerunAt ? ((rerunAt - killedAt) / 1000).toFixed(0) : "?"} s after the kill to ${where}; job ${done.status}${done.error ? ` (${done.error.code})` : ""} ${((performance.now() - t0) / 1000).toFixed(0)} s after the 202`);
   console.log(`fault: answered during the fault: ${allowed.length}/${during.length} (${summarize(during).map((l) => l.trim()).join("; ")})`);
-  console.log(`fault: credits before ${before.available_credits}, after ${after.available_credits} (price ${price}, ${done.status === "completed" ? "charged once" : "refunded"}: ${exact ? "exact" : "NOT EXACT"}), reserved ${after.reserved_credits}; load ${load()}`);
+  console.log(`fault: credits before ${before.available_credits}, after ${after.available_credits}: the job ${done.status === "completed" ? `charged once (${price})` : "refunded"} + ${images} images (${images * imagePrice}): ${exact ? "exact" : "NOT EXACT"}; reserved ${after.reserved_credits}; load ${load()}`);
   for (const line of audit.lines) console.log(line);
   console.log(`fault: stack log, lines about errors or restarts:\n  ${troubleLines(stack, 20).join("\n  ")}`);
   await stack.stop();

@@ -99,6 +99,8 @@ export interface Answer {
   kind: string;
   status: number;
   code?: string;
+  /** The error message of a 5xx (which path refused it). */
+  message?: string;
   retryAfter?: string | null;
   ms: number;
 }
@@ -134,8 +136,8 @@ export class Recorder {
     } catch (err) {
       parsed = { error: { code: `network: ${(err as Error).message}` } };
     }
-    const code = (parsed.error as { code?: string } | undefined)?.code;
-    this.answers.push({ kind, status, code, retryAfter, ms: performance.now() - t0 });
+    const error = parsed.error as { code?: string; message?: string } | undefined;
+    this.answers.push({ kind, status, code: error?.code, ...(status >= 500 ? { message: error?.message } : {}), retryAfter, ms: performance.now() - t0 });
     return { status, body: parsed };
   }
 }
