@@ -33,6 +33,7 @@ export function startCompute(options: ComputeOptions) {
   const slots = new Slots(options.concurrency, options.maxWaiting);
   /** Jobs this instance runs now: a second dispatch of one of them is accepted, not run again. */
   const runningJobs = new Set<string>();
+  let completed = 0;
 
   async function readBody(req: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
@@ -96,6 +97,7 @@ export function startCompute(options: ComputeOptions) {
           reporter.stop();
           release?.();
           runningJobs.delete(task.task_id);
+          completed += 1;
         }
       })();
       return;
@@ -114,6 +116,7 @@ export function startCompute(options: ComputeOptions) {
       }, abort.signal);
     } finally {
       release();
+      completed += 1;
     }
   }
 
@@ -121,7 +124,7 @@ export function startCompute(options: ComputeOptions) {
     const path = new URL(req.url ?? "/", "http://compute").pathname;
     try {
       if (req.method === "GET" && path === HEALTH_PATH) {
-        const health: ComputeHealth = { ok: true, features: [...tasks.keys()], models: modelStatuses(), busy: slots.busy, capacity: options.concurrency };
+        const health: ComputeHealth = { ok: true, features: [...tasks.keys()], models: modelStatuses(), busy: slots.busy, capacity: options.concurrency, jobs: [...runningJobs], completed };
         return send(res, 200, health);
       }
       if (req.method !== "POST" || (path !== TASKS_PATH && path !== PROBE_PATH)) throw new ApiError("not_found", `No route ${req.method} ${path}.`);

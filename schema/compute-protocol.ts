@@ -39,6 +39,10 @@ export interface ComputeHealth {
   models: Record<string, "loaded" | "loading" | "idle" | "failed">;
   busy: number;
   capacity: number;
+  /** The jobs (async tasks) this instance runs now: which instance holds a job. */
+  jobs: string[];
+  /** Tasks this process has finished (succeeded or failed) since it started: how work spreads over instances. */
+  completed: number;
 }
 
 /** GET-able with POST /v1/probe: facts the Worker needs for billing. */

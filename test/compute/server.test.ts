@@ -1,10 +1,11 @@
 // The compute server's HTTP layer for jobs: a dispatch the Worker has given up on (signed longer ago
 // than it waits for an accept: the instance was frozen or swamped, and the job is queued again) is
-// dropped, never run; a second dispatch of a job this instance is running is accepted, not run twice.
+// dropped, never run; a second dispatch of a job this instance is running is accepted, not run twice;
+// /healthz lists the jobs it runs now and counts the tasks it finished.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { JOB_ACCEPT_TIMEOUT_MS, TASKS_PATH, signedParts, type TaskRequest } from "../../schema/compute-protocol.ts";
+import { HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, TASKS_PATH, signedParts, type ComputeHealth, type TaskRequest } from "../../schema/compute-protocol.ts";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
 import { startCompute } from "../../compute/server.ts";
 
@@ -62,8 +63,13 @@ it("accepts a second dispatch of a job it is running without running it again", 
   expect((await dispatch("job_twice")).status).toBe(202);
   await new Promise((r) => setTimeout(r, 300));
   expect(hits.filter((h) => h === "/media/job_twice")).toHaveLength(1);
+  const health = async () => (await (await fetch(url(compute) + HEALTH_PATH)).json()) as ComputeHealth;
+  expect(await health()).toMatchObject({ jobs: ["job_twice"], completed: 0 });
   // Let the job end (its media is missing): it reports a failure once.
   holdMedia?.();
   for (let i = 0; i < 50 && !hits.some((h) => h === "/internal/jobs/job_twice/fail"); i++) await new Promise((r) => setTimeout(r, 100));
   expect(hits.filter((h) => h === "/internal/jobs/job_twice/fail")).toHaveLength(1);
+  // The count moves once the failure callback has been answered.
+  for (let i = 0; i < 20 && (await health()).completed === 0; i++) await new Promise((r) => setTimeout(r, 100));
+  expect(await health()).toMatchObject({ jobs: [], completed: 1 });
 });

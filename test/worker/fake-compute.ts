@@ -34,7 +34,7 @@ export function installFakeCompute(): FakeCompute {
     if (!url.startsWith(COMPUTE)) return realFetch(input, init);
     const path = new URL(url).pathname;
     if (path === "/healthz") {
-      const health: ComputeHealth = { ok: true, features: fake.served, models: {}, busy: 0, capacity: 4 };
+      const health: ComputeHealth = { ok: true, features: fake.served, models: {}, busy: 0, capacity: 4, jobs: [], completed: 0 };
       return Response.json(health);
     }
     if (path === "/v1/tasks") {
