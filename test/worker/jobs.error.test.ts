@@ -102,6 +102,60 @@ describe("the job's alarm", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(false);
   });
 
+  describe("the instance that took the job is asked whether it still holds it (every 15 s)", () => {
+    const INSTANCE = "http://compute-a.test:8788";
+    /** Answers the instance's /healthz as `answer` says (a job list, a timeout, or a refused connection). */
+    function instanceAnswers(answer: () => string[] | "timeout" | "refused") {
+      const realFetch = globalThis.fetch;
+      return vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+        if (!url.startsWith(INSTANCE)) return realFetch(input, init);
+        const a = answer();
+        if (a === "timeout") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
+        if (a === "refused") throw new TypeError("fetch failed: connection refused");
+        return Response.json({ ok: true, features: [], models: {}, busy: 0, capacity: 2, jobs: a, completed: 0 });
+      });
+    }
+    async function dispatched(credits = 4) {
+      const u = await createUser({ credits: 10 });
+      const { jobId } = await createTestJob(u, { credits });
+      const stub = jobStub(env, jobId);
+      expect(await stub.startAttempt()).toBe(true);
+      await stub.accepted(INSTANCE);
+      return { u, jobId, stub };
+    }
+
+    for (const [what, answer] of [["restarted (answers without the job)", () => [] as string[]], ["died (refuses the connection)", () => "refused" as const]] as const) {
+      it(`an instance that ${what}: the job is queued again after two checks, long before the heartbeat deadline`, async () => {
+        const send = vi.spyOn(env.JOB_QUEUE, "send").mockResolvedValue(undefined as never);
+        instanceAnswers(answer);
+        const { u, jobId, stub } = await dispatched();
+        expect(await runDurableObjectAlarm(stub)).toBe(true);
+        expect((await jobState(jobId)).status).toBe("processing");
+        expect(await runDurableObjectAlarm(stub)).toBe(true);
+        const s = await jobState(jobId);
+        expect([s.status, s.attempts, s.instance]).toEqual(["queued", 1, undefined]);
+        expect(send).toHaveBeenCalledExactlyOnceWith({ jobId });
+        expect(await balance(u.account.id)).toMatchObject({ reserved: 4 });
+      });
+    }
+
+    it("an instance that holds the job, or is too busy to answer, keeps it; one miss between answers is forgiven", async () => {
+      const send = vi.spyOn(env.JOB_QUEUE, "send").mockResolvedValue(undefined as never);
+      let jobId = "";
+      const answers: Array<() => string[] | "timeout" | "refused"> = [() => [jobId], () => "timeout", () => [], () => [jobId], () => "timeout", () => "timeout", () => []];
+      let k = 0;
+      instanceAnswers(() => answers[Math.min(k++, answers.length - 1)]!());
+      const job = await dispatched();
+      jobId = job.jobId;
+      for (let i = 0; i < answers.length; i++) {
+        expect(await runDurableObjectAlarm(job.stub)).toBe(true);
+        expect((await jobState(jobId)).status, `check ${i}`).toBe("processing");
+      }
+      expect(send).not.toHaveBeenCalled();
+    });
+  });
+
   it("a heartbeat inside the window keeps the job processing", async () => {
     const u = await createUser({ credits: 10 });
     const { jobId } = await createTestJob(u, { credits: 4 });

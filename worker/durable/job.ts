@@ -2,12 +2,18 @@
 //   queued -> processing (dispatched to compute) -> completed | failed
 //   processing -> queued (compute went silent; retried once) ; queued -> failed (never dispatched)
 // A terminal job never changes again. The alarm is the watchdog: no job stays processing forever.
+// Two ways a processing job is found lost: no heartbeat for HEARTBEAT_TIMEOUT_MS (compute went
+// silent), or, sooner, the instance that took it answers /healthz twice without it in its `jobs`
+// (it restarted) or cannot be reached at all (it died; a supervised one comes back in seconds
+// without the job). An instance that takes the connection but does not answer is busy, not dead:
+// only the heartbeat rule applies to it.
 import { DurableObject } from "cloudflare:workers";
 import type { z } from "@hono/zod-openapi";
 import type { JobRecord } from "../../schema/api/resources.ts";
 import { featureById, featureSlug, priceOf, type FeatureId } from "../../schema/features.ts";
 import { hmacHex, signParts, sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
+import { probeInstance } from "../services/compute.ts";
 import { settleReservation } from "../services/ledger.ts";
 import type { MediaRef } from "../services/media.ts";
 import { discardResult, type StoredResult } from "../services/results.ts";
@@ -36,11 +42,18 @@ export interface JobState {
   /** How many times the job was handed to compute. */
   attempts: number;
   lastHeartbeatAt?: number;
+  /** The compute instance (base URL) that took the current attempt, and how many checks in a row found it without the job. */
+  instance?: string;
+  instanceMisses?: number;
   webhook?: { attempts: number; nextAt: number; delivered: boolean };
 }
 
 /** Compute must report at least this often while processing, or the job is presumed lost. */
 export const HEARTBEAT_TIMEOUT_MS = 90_000;
+/** How often the instance that took a processing job is asked whether it still holds it. */
+export const INSTANCE_CHECK_MS = 15_000;
+/** Checks in a row that find the instance without the job (or unreachable) before the job is re-queued. */
+export const INSTANCE_MISSES = 2;
 /** A job that no compute instance took within this time fails (and is refunded). */
 export const QUEUE_TIMEOUT_MS = 30 * 60_000;
 /** Dispatches per job: the first, and one retry after compute went silent. */
@@ -106,9 +119,27 @@ export class JobObject extends DurableObject<Env> {
     s.status = "processing";
     s.attempts += 1;
     s.lastHeartbeatAt = Date.now();
+    delete s.instance;
+    delete s.instanceMisses;
     await this.save(s);
     await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
     return true;
+  }
+
+  /** An instance took the job: the alarm also checks that it still holds it. */
+  async accepted(instance: string): Promise<void> {
+    const s = await this.load();
+    if (!s || s.status !== "processing") return;
+    s.instance = instance;
+    s.instanceMisses = 0;
+    await this.save(s);
+    await this.ctx.storage.setAlarm(this.nextCheck(s));
+  }
+
+  /** The watchdog's next look at a processing job: the heartbeat deadline, or sooner the next instance check. */
+  private nextCheck(s: JobState): number {
+    const deadline = (s.lastHeartbeatAt ?? Date.now()) + HEARTBEAT_TIMEOUT_MS;
+    return s.instance ? Math.min(deadline, Date.now() + INSTANCE_CHECK_MS) : deadline;
   }
 
   /** Compute did not take the job after all (busy or unreachable): back to the queue. */
@@ -127,7 +158,7 @@ export class JobObject extends DurableObject<Env> {
     s.progress = Math.max(s.progress, Math.min(99, Math.round(percent)));
     s.lastHeartbeatAt = Date.now();
     await this.save(s);
-    await this.ctx.storage.setAlarm(Date.now() + HEARTBEAT_TIMEOUT_MS);
+    await this.ctx.storage.setAlarm(this.nextCheck(s));
   }
 
   /** The detections document arrived (before the result). A retried attempt's replaces the first's. */
@@ -187,17 +218,36 @@ export class JobObject extends DurableObject<Env> {
     if (s.status === "queued" && now - Date.parse(s.updatedAt) >= QUEUE_TIMEOUT_MS - 1000) {
       await this.fail("compute_unavailable", "No compute instance took the job in time; the credits were refunded.");
     } else if (s.status === "processing" && now - (s.lastHeartbeatAt ?? 0) >= HEARTBEAT_TIMEOUT_MS - 1000) {
-      if (s.attempts < MAX_ATTEMPTS) {
-        s.status = "queued";
-        s.progress = 0;
-        await this.save(s);
-        await this.env.JOB_QUEUE.send({ jobId: s.jobId });
-        await this.ctx.storage.setAlarm(now + QUEUE_TIMEOUT_MS);
-      } else {
-        await this.fail("internal_error", `Compute stopped reporting on this job ${MAX_ATTEMPTS} times; the credits were refunded.`);
-      }
+      await this.lost(s);
+    } else if (s.status === "processing" && s.instance) {
+      const health = await probeInstance(s.instance);
+      // Re-read: a result, a failure or a heartbeat may have arrived while the instance was asked.
+      const fresh = await this.load();
+      if (!fresh || fresh.status !== "processing" || fresh.instance !== s.instance) return;
+      // Busy (took the connection, no answer in time) is not dead; an answer without a jobs list
+      // comes from an instance too old to tell, and changes nothing either.
+      const without = health === "down" || (typeof health === "object" && Array.isArray(health.jobs) && !health.jobs.includes(fresh.jobId));
+      fresh.instanceMisses = without ? (fresh.instanceMisses ?? 0) + 1 : 0;
+      if (fresh.instanceMisses >= INSTANCE_MISSES) return this.lost(fresh);
+      await this.save(fresh);
+      await this.ctx.storage.setAlarm(this.nextCheck(fresh));
     } else if (s.webhook && !s.webhook.delivered) {
       await this.deliverWebhook(s);
+    }
+  }
+
+  /** The attempt is lost (compute went silent, or its instance no longer holds the job): queued again once, else failed and refunded. */
+  private async lost(s: JobState): Promise<void> {
+    if (s.attempts < MAX_ATTEMPTS) {
+      s.status = "queued";
+      s.progress = 0;
+      delete s.instance;
+      delete s.instanceMisses;
+      await this.save(s);
+      await this.env.JOB_QUEUE.send({ jobId: s.jobId });
+      await this.ctx.storage.setAlarm(Date.now() + QUEUE_TIMEOUT_MS);
+    } else {
+      await this.fail("internal_error", `Compute stopped reporting on this job ${MAX_ATTEMPTS} times; the credits were refunded.`);
     }
   }
 

@@ -67,7 +67,7 @@ function watchInstance(base: string, hungAfterMs: number, onHung: () => void): (
 }
 
 /** One instance's /healthz: its answer, "busy" when it took the connection but not answered in time, or "down". */
-async function probeInstance(base: string, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<ComputeHealth | "busy" | "down"> {
+export async function probeInstance(base: string, timeoutMs = HEALTH_PROBE_TIMEOUT_MS): Promise<ComputeHealth | "busy" | "down"> {
   try {
     const res = await fetch(base + HEALTH_PATH, { signal: AbortSignal.timeout(timeoutMs) });
     return res.ok ? ((await res.json()) as ComputeHealth) : "busy";
@@ -130,6 +130,11 @@ async function computeError(res: Response): Promise<ApiError> {
  * answer is final.
  */
 export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<Response> {
+  return (await dispatchTask(env, task, timeoutMs, options)).response;
+}
+
+/** sendTask, also saying which instance took the task (its base URL). */
+export async function dispatchTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<{ response: Response; instance: string }> {
   return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs, options.watch ? hungAfterMs(env) : undefined);
 }
 
@@ -139,11 +144,11 @@ function hungAfterMs(env: Env): number {
 }
 
 export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise<ProbeResult> {
-  const res = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), 60_000);
-  return (await res.json()) as ProbeResult;
+  const { response } = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), 60_000);
+  return (await response.json()) as ProbeResult;
 }
 
-async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number): Promise<Response> {
+async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number): Promise<{ response: Response; instance: string }> {
   for (const base of shuffled(computeInstances(env))) {
     let res: Response;
     const abort = new AbortController();
@@ -159,7 +164,7 @@ async function sendToPool(env: Env, path: string, body: string, timeoutMs: numbe
     }
     if (res.status === 503) continue;
     if (!res.ok) throw await computeError(res);
-    return res;
+    return { response: res, instance: base };
   }
   throw new ApiError("compute_unavailable", "No compute instance could take the request; nothing was charged. Retry later.");
 }

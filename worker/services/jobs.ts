@@ -7,7 +7,7 @@ import { randomId } from "../../schema/signing.ts";
 import type { JobState } from "../durable/job.ts";
 import type { Env, JobMessage } from "../env.ts";
 import { JOB_ACCEPT_TIMEOUT_MS } from "../../schema/compute-protocol.ts";
-import { sendTask } from "./compute.ts";
+import { dispatchTask } from "./compute.ts";
 import { nowIso, type Db } from "./db.ts";
 import type { MediaRef } from "./media.ts";
 import type { Reservation } from "./ledger.ts";
@@ -63,7 +63,7 @@ export async function dispatchJobs(batch: MessageBatch<JobMessage>, env: Env): P
     const job = (await stub.state()) as unknown as JobState;
     try {
       const feature = featureById(job.feature)!;
-      const response = await sendTask(
+      const { response, instance } = await dispatchTask(
         env,
         {
           task_id: job.jobId,
@@ -76,6 +76,7 @@ export async function dispatchJobs(batch: MessageBatch<JobMessage>, env: Env): P
         JOB_ACCEPT_TIMEOUT_MS,
       );
       await response.body?.cancel();
+      await stub.accepted(instance);
       message.ack();
     } catch (err) {
       if (err instanceof ApiError && err.code !== "compute_unavailable") {
