@@ -1,7 +1,7 @@
 // What the CLI shows while it works. Results go to stdout (a line each, or one JSON object each
 // with --json); progress and errors go to stderr so `--json > results.ndjson` stays clean.
-// On a terminal, one bar per item in flight, drawn by cli-progress; otherwise (a pipe, a log, CI) plain lines
-// at each step, so logs stay readable and nothing is drawn with escape codes.
+// On a terminal, one bar per item in flight, drawn by cli-progress; otherwise (a pipe, a log, CI)
+// plain lines at each step, so logs stay readable and nothing is drawn with escape codes.
 import { clearScreenDown } from "node:readline";
 import cliProgress, { type MultiBar, type Options, type Params, type SingleBar } from "cli-progress";
 
