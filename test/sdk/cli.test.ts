@@ -1,7 +1,7 @@
 // The CLI's pure parts, in Node without the stack: the command line, typing parameters against
 // the real request schemas (sdk/openapi.json, the served document), output naming, and the exit
 // code of every error class. The CLI against the running service is test/e2e/cli.test.ts.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import snapshot from "../../sdk/openapi.json";
 import { ERROR_CODES } from "../../schema/errors.ts";
 import { ObscuraError, ObscuraJobError } from "../../sdk/src/index.ts";
@@ -11,7 +11,7 @@ import { batchExitCode, summaryLine } from "../../sdk/src/cli/batch.ts";
 import { EXIT, UsageError, describeError, exitCodeOf } from "../../sdk/src/cli/exit-codes.ts";
 import { HELP } from "../../sdk/src/cli/help.ts";
 import { main } from "../../sdk/src/cli/main.ts";
-import { bar, createProgress } from "../../sdk/src/cli/output.ts";
+import { createProgress } from "../../sdk/src/cli/output.ts";
 import { errorJson } from "../../sdk/src/cli/commands.ts";
 import { assertNotInput, defaultOutput } from "../../sdk/src/cli/run.ts";
 
@@ -20,6 +20,50 @@ function schemaOf(path: string): RequestSchema {
   const paths = snapshot.paths as unknown as Record<string, { post: { requestBody: { content: Record<string, { schema: RequestSchema }> } } }>;
   return paths[`/api/v2${path}`]!.post.requestBody.content["application/json"]!.schema;
 }
+
+/**
+ * The rows a terminal shows after `text`: characters, newlines and the few escape codes Node's
+ * readline writes for a progress display (cursor up, down, to a column; erase the line, to its
+ * end, below the cursor). The TTY test asserts what a user sees, not how a library draws it.
+ */
+function screen(text: string): string[] {
+  const rows: string[] = [];
+  let r = 0;
+  let c = 0;
+  const row = () => rows[r] ?? "";
+  for (let i = 0; i < text.length; ) {
+    const esc = /^\x1b\[(\??)(\d*)([A-Za-z])/.exec(text.slice(i));
+    if (esc) {
+      i += esc[0].length;
+      const [, mode, arg, code] = esc;
+      const n = Number(arg || 0);
+      if (mode) continue; // line wrapping, cursor visibility
+      if (code === "A") r = Math.max(0, r - (n || 1));
+      else if (code === "B") r += n || 1;
+      else if (code === "C") c += n || 1;
+      else if (code === "D") c = Math.max(0, c - (n || 1));
+      else if (code === "G") c = (n || 1) - 1;
+      else if (code === "K") rows[r] = n === 2 ? "" : n === 1 ? " ".repeat(c) + row().slice(c) : row().slice(0, c);
+      else if (code === "J") rows.splice(r, rows.length, row().slice(0, c));
+      else throw new Error(`escape code ${JSON.stringify(esc[0])} not modelled`);
+      continue;
+    }
+    const ch = text[i++]!;
+    if (ch === "\n") [r, c] = [r + 1, 0];
+    else if (ch === "\r") c = 0;
+    else {
+      rows[r] = row().padEnd(c).slice(0, c) + ch + row().slice(c + 1);
+      c++;
+    }
+  }
+  const shown = Array.from(rows, (s) => (s ?? "").trimEnd());
+  while (shown.length && !shown.at(-1)) shown.pop();
+  return shown;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const usage = (fn: () => unknown) => {
   try {
@@ -207,25 +251,48 @@ describe("output naming and progress", () => {
     p.update("a.jpg", "processing", 0.4);
     p.finish("a.jpg", "done");
     expect(text).toBe("a.jpg: uploading 0% 2.0 MiB\na.jpg: uploading 100% 2.0 MiB\na.jpg: processing 40%\ndone\n");
-    expect(bar(0.5)).toBe("[############------------]  50%");
   });
 
-  it("a terminal: one bar per item in flight, erased and redrawn below lines that stay (80 columns when unknown)", () => {
+  it("a terminal: one bar per item in flight with its name, phase and percentage; lines that stay go above the bars (80 columns when unknown)", () => {
+    vi.useFakeTimers();
     let text = "";
     const p = createProgress({ write: (s: string) => (text += s), isTTY: true, columns: 0 }, { json: false, env: {} });
-    p.update("a.jpg", "uploading", 1, "1.0 MiB");
-    p.update("b.jpg", "processing");
+    p.update("a.jpg", "uploading", 0, "1.0 MiB");
+    p.update("b.mp4", "processing");
+    p.update("a-photo-with-a-very-long-name.jpg", "uploading", 0, "1.0 MiB");
+    expect(screen(text)).toEqual([
+      "a.jpg                    uploading   [------------------------]   0% 1.0 MiB",
+      "b.mp4                    processing",
+      "…th-a-very-long-name.jpg uploading   [------------------------]   0% 1.0 MiB",
+    ]);
+    // Upload chunks show on the next frame; a new phase at once.
+    p.update("a.jpg", "uploading", 0.5, "1.0 MiB");
+    vi.advanceTimersByTime(100);
+    p.update("b.mp4", "queued", 0, "job job_1");
+    expect(screen(text).slice(0, 2)).toEqual([
+      "a.jpg                    uploading   [############------------]  50% 1.0 MiB",
+      "b.mp4                    queued      [------------------------]   0% job job_1",
+    ]);
+    // A result on stdout (sharing the terminal) lands whole above the bars, never inside one.
+    p.finish("a.jpg");
     p.outside(() => (text += "a.jpg -> a.face-blur.jpg\n"));
-    const up = "\x1b[1A\x1b[2K";
+    p.update("b.mp4", "processing", 0.4, "job job_1");
+    expect(screen(text)).toEqual([
+      "a.jpg -> a.face-blur.jpg",
+      "b.mp4                    processing  [##########--------------]  40% job job_1",
+      "…th-a-very-long-name.jpg uploading   [------------------------]   0% 1.0 MiB",
+    ]);
+    // A finished item's line stays and its bar goes; with no bar left nothing keeps the CLI running.
+    p.finish("b.mp4", "b.mp4: job_failed: no faces");
+    p.finish("a-photo-with-a-very-long-name.jpg");
+    p.note("1 of 3 done");
+    expect(screen(text)).toEqual(["a.jpg -> a.face-blur.jpg", "b.mp4: job_failed: no faces", "1 of 3 done"]);
+    expect(vi.getTimerCount()).toBe(0);
+
     let ci = "";
     const inCi = createProgress({ write: (s: string) => (ci += s), isTTY: true }, { json: false, env: { CI: "true" } });
     inCi.update("a.jpg", "processing");
     expect(ci).toBe("a.jpg: processing\n");
-    expect(text).toBe(
-      "a.jpg                    uploading   [########################] 100% 1.0 MiB\n" +
-        `${up}\ra.jpg                    uploading   [########################] 100% 1.0 MiB\nb.jpg                    processing  \n` +
-        `${up}${up}\ra.jpg -> a.face-blur.jpg\na.jpg                    uploading   [########################] 100% 1.0 MiB\nb.jpg                    processing  \n`,
-    );
   });
 
   it("--json errors: the API's code and status; a failed job's code and id", () => {

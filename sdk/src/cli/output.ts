@@ -1,7 +1,9 @@
 // What the CLI shows while it works. Results go to stdout (a line each, or one JSON object each
 // with --json); progress and errors go to stderr so `--json > results.ndjson` stays clean.
-// On a terminal, one redrawn bar per item in flight; otherwise (a pipe, a log, CI) plain lines
-// at each step, so logs stay readable and nothing is drawn with escape codes.
+// On a terminal, one bar per item in flight, drawn by cli-progress; otherwise (a pipe, a log, CI)
+// plain lines at each step, so logs stay readable and nothing is drawn with escape codes.
+import { clearScreenDown } from "node:readline";
+import cliProgress, { type MultiBar, type Options, type Params, type SingleBar } from "cli-progress";
 
 export type Phase = "uploading" | "processing" | "queued" | "downloading";
 
@@ -29,68 +31,105 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-const BAR_WIDTH = 24;
-
-export function bar(fraction: number): string {
-  const f = Math.min(1, Math.max(0, fraction));
-  const full = Math.round(f * BAR_WIDTH);
-  return `[${"#".repeat(full)}${"-".repeat(BAR_WIDTH - full)}] ${String(Math.round(f * 100)).padStart(3)}%`;
+/** The payload of one bar: what `update` last said about its item. */
+interface Row {
+  item: string;
+  phase: Phase;
+  fraction?: number;
+  detail?: string;
 }
 
-/** A terminal: the bars of the items in flight are redrawn in place below the lines that stay. */
-class TtyProgress implements Progress {
-  private readonly rows = new Map<string, string>();
-  private drawn = 0;
-  private lastDraw = 0;
+/** One bar's line: name, phase, and a bar with its percentage only when the phase has a measurable end. */
+function formatRow(options: Options, params: Params, row: Row): string {
+  const label = row.item.length > 24 ? `…${row.item.slice(-23)}` : row.item.padEnd(24);
+  const measured =
+    row.fraction === undefined ? "" : `[${cliProgress.Format.BarFormat(params.progress, options)}] ${String(Math.round(params.progress * 100)).padStart(3)}%`;
+  // One column short of the width: a full-width line leaves some terminals' cursors past the edge.
+  return `${label} ${row.phase.padEnd(11)} ${measured}${row.detail ? ` ${row.detail}` : ""}`.slice(0, params.maxWidth - 1);
+}
 
+/** A terminal: cli-progress keeps one bar per item in flight below the lines that stay. */
+class TtyProgress implements Progress {
+  private readonly bars: MultiBar;
+  private readonly rows = new Map<string, { bar: SingleBar; phase: Phase }>();
   private readonly out: Stream;
+  /** A stdout write waiting for the next redraw, which runs it with the bars cleared. */
+  private pending?: () => void;
 
   constructor(out: Stream) {
     this.out = out;
+    this.bars = new cliProgress.MultiBar({
+      // The stream is stderr (or a test's recorder): cli-progress needs only write, isTTY and columns.
+      stream: out as unknown as NodeJS.WritableStream,
+      format: formatRow,
+      barsize: 24,
+      barCompleteChar: "#",
+      barIncompleteChar: "-",
+      fps: 20,
+      // Every frame redraws every bar: a bar that did not change still has to move below a new line.
+      forceRedraw: true,
+      clearOnComplete: true,
+      // Wrapping stays on and the cursor visible: nothing for a killed CLI to leave behind in the terminal.
+      linewrap: true,
+      hideCursor: false,
+      // Ctrl-C ends the CLI as it always did, instead of stopping the bars and running on.
+      gracefulExit: false,
+    });
+    // A redraw starts with the cursor on the first bar: a pending stdout line goes there, bars below it.
+    this.bars.on("redraw-pre", () => {
+      if (!this.pending) return;
+      clearScreenDown(this.out as unknown as NodeJS.WritableStream);
+      this.pending();
+      this.pending = undefined;
+    });
   }
 
   update(item: string, phase: Phase, fraction?: number, detail?: string): void {
-    // columns is 0 or absent when the size is unknown (a pty without a window): assume 80.
-    const width = Math.max(60, (this.out.columns || 80) - 1);
-    const label = item.length > 24 ? `…${item.slice(-23)}` : item.padEnd(24);
-    const row = `${label} ${phase.padEnd(11)} ${fraction === undefined ? "" : bar(fraction)}${detail ? ` ${detail}` : ""}`;
-    this.rows.set(item, row.slice(0, width));
-    // Upload chunks arrive fast; a redraw every 50 ms is smooth and keeps the terminal cheap.
-    const now = Date.now();
-    if (fraction === undefined || fraction >= 1 || now - this.lastDraw >= 50) this.redraw();
+    const row: Row = { item, phase, fraction, detail };
+    const known = this.rows.get(item);
+    if (!known) {
+      this.rows.set(item, { bar: this.bars.create(1, fraction ?? 0, row), phase });
+      this.bars.update();
+      return;
+    }
+    known.bar.update(fraction ?? 0, row);
+    // Upload chunks wait for the next frame; a new phase shows at once.
+    if (known.phase !== phase) {
+      known.phase = phase;
+      this.bars.update();
+    }
   }
 
   finish(item: string, line?: string): void {
+    const known = this.rows.get(item);
+    if (!known) {
+      if (line) this.note(line);
+      return;
+    }
     this.rows.delete(item);
-    if (line) this.note(line);
-    else this.redraw();
+    // remove() redraws: the line lands above the bars that are left, in the finished bar's place.
+    if (line) this.bars.log(`${line}\n`);
+    this.bars.remove(known.bar);
+    // No bar left: stop the redraw timer, which would otherwise keep the CLI from exiting.
+    if (!this.rows.size) this.bars.stop();
   }
 
   note(line: string): void {
-    this.outside(() => this.out.write(`${line}\n`));
+    if (!this.rows.size) {
+      this.out.write(`${line}\n`);
+      return;
+    }
+    this.bars.log(`${line}\n`);
+    this.bars.update();
   }
 
   outside(write: () => void): void {
-    this.clear();
-    write();
-    this.draw();
-  }
-
-  private clear(): void {
-    // Cursor up over the drawn bars, erasing each (ANSI: ESC[1A up, ESC[2K erase line).
-    if (this.drawn) this.out.write("\x1b[1A\x1b[2K".repeat(this.drawn) + "\r");
-    this.drawn = 0;
-  }
-
-  private draw(): void {
-    for (const row of this.rows.values()) this.out.write(`${row}\n`);
-    this.drawn = this.rows.size;
-    this.lastDraw = Date.now();
-  }
-
-  private redraw(): void {
-    this.clear();
-    this.draw();
+    if (!this.rows.size) {
+      write();
+      return;
+    }
+    this.pending = write;
+    this.bars.update();
   }
 }
 
