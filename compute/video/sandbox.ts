@@ -86,12 +86,13 @@ export function limitBroken(signal: NodeJS.Signals | null, killedByUs: boolean, 
   if (signal === "SIGXFSZ") return { kind: "output-size", text: `output-size limit (${mib(limits.fileBytes)} MiB)` };
   // Nothing else here sends SIGKILL: the CPU limit (or the kernel's OOM killer, rarer under an address-space limit).
   if (signal === "SIGKILL" && !killedByUs) return { kind: "cpu", text: `CPU-time limit (${limits.cpuSeconds} s)` };
-  if (/Cannot allocate memory|malloc of size \d+ failed|failed to map segment|out of memory/i.test(stderr)) {
+  // How ffmpeg, x264 and the loader say an allocation failed (EAGAIN: no room for a thread's stack).
+  if (/Cannot allocate memory|Failed to allocate|malloc of size \d+ failed|failed to map segment|Resource temporarily unavailable|out of memory/i.test(stderr)) {
     return { kind: "memory", text: `memory limit (${mib(limits.memoryBytes)} MiB)` };
   }
   return null;
 }
 
 function mib(bytes: number): string {
-  return String(Math.round(bytes / 1024 ** 2));
+  return String(Number((bytes / 1024 ** 2).toFixed(2)));
 }
