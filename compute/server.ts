@@ -12,6 +12,8 @@ import { sha256Hex, TIMESTAMP_HEADER } from "../schema/signing.ts";
 import { JobReporter } from "./callbacks.ts";
 import { Slots } from "./slots.ts";
 import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
+import { checkMediaTools, ffmpegPath } from "./video/binaries.ts";
+import { checkSandbox } from "./video/sandbox.ts";
 import type { TaskContext, TaskResult } from "./tasks/types.ts";
 
 const MAX_REQUEST_BYTES = 64 * 1024;
@@ -198,6 +200,14 @@ if (import.meta.main) {
   const secret = process.env.SIGNING_SECRET;
   if (!secret) {
     console.error("SIGNING_SECRET must be set (the same secret the Worker has).");
+    process.exit(1);
+  }
+  try {
+    // Untrusted video is decoded only by a maintained ffmpeg under limits: fail here, not on the first video.
+    console.log(`compute decodes video with ffmpeg ${checkMediaTools()} (${ffmpegPath()})`);
+    for (const warning of checkSandbox()) console.warn(`WARNING: ${warning}`);
+  } catch (err) {
+    console.error((err as Error).message);
     process.exit(1);
   }
   const port = Number(process.env.COMPUTE_PORT ?? 8788);

@@ -89,6 +89,8 @@ if (running && isRunning(running.pid)) {
 }
 
 try {
+  // Compute decodes video with Debian's ffmpeg: installed here on a fresh machine, as npm test does.
+  await exec(process.execPath, [fileURLToPath(new URL("./ensure-ffmpeg.ts", import.meta.url))], "ffmpeg");
   await exec(process.execPath, [wrangler, "d1", "migrations", "apply", "obscura", "--local", "--persist-to", stateDir()], "migrate");
 
   await mkdir(dirname(stackFile()), { recursive: true });

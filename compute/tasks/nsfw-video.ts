@@ -4,20 +4,33 @@
 import { join } from "node:path";
 import type { Frame } from "../types.ts";
 import type { Models } from "../models/index.ts";
+import { ApiError } from "../../schema/errors.ts";
 import { ffmpegPath, startMediaProcess } from "../video/ffmpeg.ts";
+import { decoderLimits } from "../video/process-limits.ts";
 import { probeVideo } from "../video/probe.ts";
+import type { VideoInfo } from "../video/probe.ts";
+import { untrustedInput } from "../video/sandbox.ts";
 import { checkVideoLimits } from "../video/limits.ts";
 import { loadMediaFile } from "./media-source.ts";
 import type { Task } from "./types.ts";
 
 export const NSFW_VIDEO_SAMPLES = 15;
 
-/** One upright frame at `seconds` (ffmpeg seeks to the nearest preceding keyframe, then decodes). */
-async function frameAt(path: string, seconds: number, width: number, height: number, signal: AbortSignal): Promise<Frame | null> {
-  const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-ss", seconds.toFixed(3), "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdout: true, signal });
+/**
+ * One upright frame at `seconds` (ffmpeg seeks to the nearest preceding keyframe, then decodes; at
+ * worst the whole video, hence the whole-video decoder limits). A frame that cannot be had is
+ * skipped, but a decoder stopped by a limit fails the task: its video is not classified from the
+ * frames that were easy to decode.
+ */
+async function frameAt(path: string, seconds: number, info: VideoInfo, signal: AbortSignal): Promise<Frame | null> {
+  const { width, height } = info;
+  const args = ["-v", "error", "-ss", seconds.toFixed(3), ...untrustedInput(path), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"];
+  const proc = startMediaProcess(ffmpegPath(), args, { stdout: true, signal, limits: decoderLimits(info) });
   const chunks: Buffer[] = [];
   proc.child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
   await proc.exited;
+  const limit = proc.limitBroken();
+  if (limit) throw new ApiError("corrupt_media", `The video could not be decoded: decoding exceeded its ${limit.text}.`);
   const data = Buffer.concat(chunks);
   return data.length === width * height * 3 ? { data, width, height, channels: 3 } : null;
 }
@@ -35,7 +48,7 @@ export function nsfwVideoTask(models: () => Models): Task {
       let best = { is_nsfw: false, score: 0 };
       for (let i = 0; i < samples; i++) {
         const t = (info.durationSeconds * (i + 0.5)) / samples;
-        const frame = await frameAt(input, t, info.width, info.height, ctx.signal);
+        const frame = await frameAt(input, t, info, ctx.signal);
         if (!frame) continue;
         const verdict = await classifier.classify(frame);
         if (verdict.score >= best.score) best = verdict;

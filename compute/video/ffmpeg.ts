@@ -1,24 +1,14 @@
-// Thin layer over the ffmpeg/ffprobe binaries: where they are, how to start them so that they
-// never outlive the request that started them, and how to keep the end of their stderr for the
-// error message (ffmpeg explains itself in the last lines).
+// Thin layer over the ffmpeg/ffprobe binaries: how to start them under the sandbox's limits so
+// that they never outlive the request that started them, how to keep the end of their stderr for
+// the error message (ffmpeg explains itself in the last lines), and which limit stopped one.
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import type { ChildProcess } from "node:child_process";
+import { probeLimits } from "./process-limits.ts";
+import type { ProcessLimits } from "./process-limits.ts";
+import { limitBroken, sandboxed } from "./sandbox.ts";
+import type { BrokenLimit } from "./sandbox.ts";
 
-const require = createRequire(import.meta.url);
-
-/**
- * The static ffmpeg/ffprobe builds that ship inside registry packages (@ffmpeg-installer/ffmpeg
- * 4.1 with libx264, @ffprobe-installer/ffprobe), so `npm ci` is the whole install, also on
- * air-gapped servers. FFMPEG_PATH / FFPROBE_PATH override them (e.g. Debian's ffmpeg).
- */
-export function ffmpegPath(): string {
-  return process.env.FFMPEG_PATH || (require("@ffmpeg-installer/ffmpeg") as { path: string }).path;
-}
-
-export function ffprobePath(): string {
-  return process.env.FFPROBE_PATH || (require("@ffprobe-installer/ffprobe") as { path: string }).path;
-}
+export { ffmpegPath, ffprobePath } from "./binaries.ts";
 
 /** A started ffmpeg/ffprobe with what the caller needs to supervise it. */
 export interface MediaProcess {
@@ -29,20 +19,25 @@ export interface MediaProcess {
   stderrTail(): string;
   /** SIGKILL if still running; idempotent. ffmpeg holds no state worth a graceful stop here. */
   kill(): void;
+  /** After exit: the limit that stopped the process, or null. */
+  limitBroken(): BrokenLimit | null;
 }
 
 const STDERR_TAIL_BYTES = 4096;
 
 /**
- * Start a media tool. stdin/stdout are pipes only when asked for, so an unused pipe can never
- * fill up and stall the process. The process is killed when `signal` aborts.
+ * Start a media tool under `limits` (default: the prober's, the tightest flat budget). stdin/stdout
+ * are pipes only when asked for, so an unused pipe can never fill up and stall the process. The
+ * process is killed when `signal` aborts.
  */
 export function startMediaProcess(
   binary: string,
   args: string[],
-  options: { stdin?: boolean; stdout?: boolean; signal?: AbortSignal } = {},
+  options: { stdin?: boolean; stdout?: boolean; signal?: AbortSignal; limits?: ProcessLimits } = {},
 ): MediaProcess {
-  const child = spawn(binary, args, {
+  const limits = options.limits ?? probeLimits();
+  const command = sandboxed(binary, args, limits);
+  const child = spawn(command.command, command.args, {
     stdio: [options.stdin ? "pipe" : "ignore", options.stdout ? "pipe" : "ignore", "pipe"],
   });
   let tail = "";
@@ -51,6 +46,8 @@ export function startMediaProcess(
     tail = (tail + text).slice(-STDERR_TAIL_BYTES);
   });
   let done = false;
+  let killedByUs = false;
+  let endSignal: NodeJS.Signals | null = null;
   const exited = new Promise<number | null>((resolve) => {
     child.once("error", (err) => {
       // Spawn failure (binary missing): report like an exit so callers have one path.
@@ -58,13 +55,17 @@ export function startMediaProcess(
       done = true;
       resolve(-1);
     });
-    child.once("close", (code) => {
+    child.once("close", (code, signal) => {
       done = true;
+      endSignal = signal;
       resolve(code);
     });
   });
   const kill = () => {
-    if (!done && child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    if (!done && child.exitCode === null && child.signalCode === null) {
+      killedByUs = true;
+      child.kill("SIGKILL");
+    }
   };
   if (options.signal) {
     if (options.signal.aborted) kill();
@@ -73,7 +74,7 @@ export function startMediaProcess(
   }
   // Writes to a dead encoder raise EPIPE on stdin; the exit code carries the real story.
   child.stdin?.on("error", () => {});
-  return { child, exited, stderrTail: () => tail.trim(), kill };
+  return { child, exited, stderrTail: () => tail.trim(), kill, limitBroken: () => (done ? limitBroken(endSignal, killedByUs, tail, limits) : null) };
 }
 
 /** Run a tool to completion and collect its stdout (small outputs only: ffprobe JSON). */
@@ -81,10 +82,11 @@ export async function runMediaTool(
   binary: string,
   args: string[],
   signal?: AbortSignal,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const proc = startMediaProcess(binary, args, { stdout: true, signal });
+  limits?: ProcessLimits,
+): Promise<{ code: number | null; stdout: string; stderr: string; limitBroken: BrokenLimit | null }> {
+  const proc = startMediaProcess(binary, args, { stdout: true, signal, limits });
   const chunks: Buffer[] = [];
   proc.child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
   const code = await proc.exited;
-  return { code, stdout: Buffer.concat(chunks).toString("utf8"), stderr: proc.stderrTail() };
+  return { code, stdout: Buffer.concat(chunks).toString("utf8"), stderr: proc.stderrTail(), limitBroken: proc.limitBroken() };
 }

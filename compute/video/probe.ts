@@ -6,6 +6,9 @@ import { open, stat } from "node:fs/promises";
 import { ApiError } from "../../schema/errors.ts";
 import { checkContainerComplete } from "./container.ts";
 import { ffprobePath, runMediaTool } from "./ffmpeg.ts";
+import { probeLimits } from "./process-limits.ts";
+import { untrustedProbeInput } from "./sandbox.ts";
+import type { BrokenLimit } from "./sandbox.ts";
 
 /** An exact frame rate: 30000/1001 stays 30000/1001, not 29.97. */
 export interface Rational {
@@ -121,12 +124,10 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   await checkContainerComplete(path);
   const { size } = await stat(path);
   const run = (extra: string[]) =>
-    runMediaTool(ffprobePath(), ["-v", "error", ...extra, "-show_streams", "-show_format", "-of", "json", path], signal);
+    runMediaTool(ffprobePath(), ["-v", "error", ...extra, "-show_streams", "-show_format", "-of", "json", ...untrustedProbeInput(path)], signal, probeLimits());
   let result = await run([]);
   signal?.throwIfAborted();
-  if (result.code !== 0) {
-    throw new ApiError("corrupt_media", `The video could not be read: ${lastLine(result.stderr) || "ffprobe failed"}.`);
-  }
+  if (result.code !== 0) throw unreadable(result);
   let parsed = JSON.parse(result.stdout) as FfprobeOutput;
   const findVideo = (p: FfprobeOutput) =>
     p.streams?.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
@@ -141,7 +142,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   if (!video.nb_frames || Number(video.nb_frames) <= 0) {
     // Some muxers leave the count out; counting packets only demuxes (no decoding), so it is cheap.
     result = await run(["-count_packets", "-select_streams", `${video.index}`]);
-    if (result.code !== 0) throw new ApiError("corrupt_media", `The video could not be read: ${lastLine(result.stderr)}.`);
+    if (result.code !== 0) throw unreadable(result);
     parsed = JSON.parse(result.stdout) as FfprobeOutput;
     video = parsed.streams?.find((s) => s.index === video!.index) ?? video;
   }
@@ -174,6 +175,12 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },
     sizeBytes: size,
   };
+}
+
+/** A valid MP4/MOV of at most the media limits never needs more than the prober's limits: one that does is refused as corrupt. */
+function unreadable(result: { stderr: string; limitBroken: BrokenLimit | null }): ApiError {
+  if (result.limitBroken) return new ApiError("corrupt_media", `The video could not be read: reading its container exceeded the prober's ${result.limitBroken.text}.`);
+  return new ApiError("corrupt_media", `The video could not be read: ${lastLine(result.stderr) || "ffprobe failed"}.`);
 }
 
 function lastLine(text: string): string {

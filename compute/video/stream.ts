@@ -12,6 +12,8 @@ import { ffmpegPath, startMediaProcess } from "./ffmpeg.ts";
 import type { MediaProcess } from "./ffmpeg.ts";
 import { RawFrameReader, writeWithBackpressure } from "./frames.ts";
 import { checkVideoLimits } from "./limits.ts";
+import { decoderLimits, encoderLimits } from "./process-limits.ts";
+import { untrustedInput } from "./sandbox.ts";
 import type { VideoLimits } from "./limits.ts";
 import { probeVideo } from "./probe.ts";
 import type { VideoInfo } from "./probe.ts";
@@ -130,11 +132,11 @@ export async function processVideo(inputPath: string, outputPath: string, option
     }
   };
   try {
-    decoder = startMediaProcess(ffmpegPath(), decoderArgs(inputPath, info), { stdout: true, signal: kill.signal });
-    encoderProc = startMediaProcess(ffmpegPath(), encoderArgs(inputPath, tempOutput, info, encoder), { stdin: true, signal: kill.signal });
+    decoder = startMediaProcess(ffmpegPath(), decoderArgs(inputPath, info), { stdout: true, signal: kill.signal, limits: decoderLimits(info) });
+    encoderProc = startMediaProcess(ffmpegPath(), encoderArgs(inputPath, tempOutput, info, encoder), { stdin: true, signal: kill.signal, limits: encoderLimits(info) });
     const enc = encoderProc;
     const encoderDied: Promise<never> = enc.exited.then((code) => {
-      throw new ApiError("internal_error", `The video encoder stopped (exit ${code}): ${lastLines(enc.stderrTail())}`);
+      throw encoderFailure(enc, `stopped (exit ${code})`);
     });
     encoderDied.catch(() => {});
 
@@ -171,6 +173,10 @@ export async function processVideo(inputPath: string, outputPath: string, option
 
     const decoderCode = await decoder.exited;
     if (decoderCode !== 0) {
+      // A video within the media limits never needs more than its decoder's limits (sized from
+      // its probed frames): one that does is refused like any other undecodable file.
+      const limit = decoder.limitBroken();
+      if (limit) throw new ApiError("corrupt_media", `The video could not be decoded: decoding exceeded its ${limit.text}.`);
       throw new ApiError("corrupt_media", `The video could not be decoded: ${lastLines(decoder.stderrTail()) || `exit ${decoderCode}`}`);
     }
     if (received === 0) throw new ApiError("corrupt_media", "The video has no decodable frames.");
@@ -184,9 +190,7 @@ export async function processVideo(inputPath: string, outputPath: string, option
     }
     enc.child.stdin!.end();
     const encoderCode = await enc.exited;
-    if (encoderCode !== 0) {
-      throw new ApiError("internal_error", `The video encoder failed (exit ${encoderCode}): ${lastLines(enc.stderrTail())}`);
-    }
+    if (encoderCode !== 0) throw encoderFailure(enc, `failed (exit ${encoderCode})`);
     await moveFile(tempOutput, outputPath);
     report(100);
     return { info, frames: written, outputWidth, outputHeight, chunkSize };
@@ -202,10 +206,18 @@ export async function processVideo(inputPath: string, outputPath: string, option
   }
 }
 
+/** The output outgrowing its size limit is the video's size (413); any other encoder failure is ours. */
+function encoderFailure(enc: MediaProcess, how: string): ApiError {
+  const limit = enc.limitBroken();
+  if (limit?.kind === "output-size") return new ApiError("media_too_large", `The processed video outgrew the encoder's ${limit.text}.`);
+  if (limit) return new ApiError("internal_error", `The video encoder exceeded its ${limit.text}.`);
+  return new ApiError("internal_error", `The video encoder ${how}: ${lastLines(enc.stderrTail())}`);
+}
+
 function decoderArgs(inputPath: string, info: VideoInfo): string[] {
   return [
     "-hide_banner", "-nostdin", "-v", "error",
-    "-i", inputPath,
+    ...untrustedInput(inputPath),
     "-map", "0:v:0", "-an", "-sn", "-dn",
     // Every decoded frame exactly once: no duplication or dropping to a nominal rate.
     "-vsync", "passthrough",
@@ -236,8 +248,9 @@ function encoderArgs(inputPath: string, outputPath: string, info: VideoInfo, enc
   ];
   // Keep a late-starting video late relative to its audio, so lip sync survives re-encoding.
   if (info.videoStartSeconds > 0.0005) args.push("-itsoffset", info.videoStartSeconds.toFixed(6));
-  args.push("-i", "pipe:0");
-  if (info.hasAudio) args.push("-i", inputPath);
+  args.push("-protocol_whitelist", "pipe", "-i", "pipe:0");
+  // The audio is demuxed from the untrusted file: the same guarded input as the decoder's.
+  if (info.hasAudio) args.push(...untrustedInput(inputPath));
   args.push("-map", "0:v:0");
   if (info.hasAudio) {
     args.push("-map", "1:a:0");
