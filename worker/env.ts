@@ -19,6 +19,8 @@ export interface Env {
 /** Queue message: which job to dispatch to compute. */
 export interface JobMessage {
   jobId: string;
+  /** The instance that lost the job's previous attempt: tried last, so a survivor takes it when there is one. */
+  avoid?: string;
 }
 
 /** What each request's context carries (set by middleware, read by routes). */

@@ -135,10 +135,31 @@ describe("the job's alarm", () => {
         expect(await runDurableObjectAlarm(stub)).toBe(true);
         const s = await jobState(jobId);
         expect([s.status, s.attempts, s.instance]).toEqual(["queued", 1, undefined]);
-        expect(send).toHaveBeenCalledExactlyOnceWith({ jobId });
+        // The next dispatch tries the other instances first.
+        expect(send).toHaveBeenCalledExactlyOnceWith({ jobId, avoid: INSTANCE });
         expect(await balance(u.account.id)).toMatchObject({ reserved: 4 });
       });
     }
+
+    it("the job queued again goes to another instance when there is one, and is watched there", async () => {
+      const pool = ["http://compute-a.test:8788", "http://compute-b.test:8788"];
+      const took: string[] = [];
+      const realFetch = globalThis.fetch;
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+        const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+        if (!pool.includes(url.origin)) return realFetch(input, init);
+        if (url.pathname === "/v1/tasks") took.push(url.origin);
+        return Response.json({ accepted: true }, { status: 202 });
+      });
+      const u = await createUser({ credits: 10 });
+      for (let i = 0; i < 6; i++) {
+        const { jobId } = await createTestJob(u, { credits: 1 });
+        const batch = createMessageBatch<JobMessage>("obscura-jobs", [{ id: `m${i}`, timestamp: new Date(), attempts: 1, body: { jobId, avoid: pool[0] } }]);
+        await worker.queue(batch, { ...env, COMPUTE_URLS: pool.join(",") });
+        expect((await jobState(jobId)).instance).toBe(pool[1]);
+      }
+      expect(took).toEqual(Array(6).fill("http://compute-b.test:8788"));
+    });
 
     it("an instance that holds the job, or is too busy to answer, keeps it; one miss between answers is forgiven", async () => {
       const send = vi.spyOn(env.JOB_QUEUE, "send").mockResolvedValue(undefined as never);

@@ -239,12 +239,13 @@ export class JobObject extends DurableObject<Env> {
   /** The attempt is lost (compute went silent, or its instance no longer holds the job): queued again once, else failed and refunded. */
   private async lost(s: JobState): Promise<void> {
     if (s.attempts < MAX_ATTEMPTS) {
+      const avoid = s.instance;
       s.status = "queued";
       s.progress = 0;
       delete s.instance;
       delete s.instanceMisses;
       await this.save(s);
-      await this.env.JOB_QUEUE.send({ jobId: s.jobId });
+      await this.env.JOB_QUEUE.send({ jobId: s.jobId, ...(avoid ? { avoid } : {}) });
       await this.ctx.storage.setAlarm(Date.now() + QUEUE_TIMEOUT_MS);
     } else {
       await this.fail("internal_error", `Compute stopped reporting on this job ${MAX_ATTEMPTS} times; the credits were refunded.`);

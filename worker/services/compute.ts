@@ -133,9 +133,9 @@ export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number, o
   return (await dispatchTask(env, task, timeoutMs, options)).response;
 }
 
-/** sendTask, also saying which instance took the task (its base URL). */
-export async function dispatchTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<{ response: Response; instance: string }> {
-  return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs, options.watch ? hungAfterMs(env) : undefined);
+/** sendTask, also saying which instance took the task (its base URL); `avoid` is tried last. */
+export async function dispatchTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean; avoid?: string } = {}): Promise<{ response: Response; instance: string }> {
+  return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs, options.watch ? hungAfterMs(env) : undefined, options.avoid);
 }
 
 function hungAfterMs(env: Env): number {
@@ -148,8 +148,9 @@ export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise
   return (await response.json()) as ProbeResult;
 }
 
-async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number): Promise<{ response: Response; instance: string }> {
-  for (const base of shuffled(computeInstances(env))) {
+async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number, avoid?: string): Promise<{ response: Response; instance: string }> {
+  const order = shuffled(computeInstances(env));
+  for (const base of [...order.filter((b) => b !== avoid), ...order.filter((b) => b === avoid)]) {
     let res: Response;
     const abort = new AbortController();
     const timeout = setTimeout(() => abort.abort(new DOMException("compute did not answer in time", "TimeoutError")), timeoutMs);

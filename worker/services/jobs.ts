@@ -74,6 +74,7 @@ export async function dispatchJobs(batch: MessageBatch<JobMessage>, env: Env): P
           ...(feature.media === "video" ? { max_duration_seconds: maxDurationFor(job) } : {}),
         },
         JOB_ACCEPT_TIMEOUT_MS,
+        { avoid: message.body.avoid },
       );
       await response.body?.cancel();
       await stub.accepted(instance);
