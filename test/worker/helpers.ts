@@ -2,6 +2,8 @@
 // services (no admin route, no HTTP), requests through SELF, and small valid media files built
 // in code (workerd tests cannot read the file system).
 import { env, SELF } from "cloudflare:test";
+import type { z } from "@hono/zod-openapi";
+import type { UploadTicket } from "../../schema/api/resources.ts";
 import { expect } from "vitest";
 import { signRequest } from "../../schema/compute-protocol.ts";
 import { ERROR_CODES, type ErrorCode } from "../../schema/errors.ts";
@@ -148,17 +150,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // Uploads and jobs
 
-export interface UploadTicketBody {
-  success: true;
-  upload_id: string;
-  upload_url: string;
-  method: "PUT";
-  image_url?: string;
-  video_url?: string;
-  expires_at: string;
-  max_bytes: number;
-  accepted_formats: string[];
-}
+/** The body of a 201 upload ticket, as the schema defines it. */
+export type UploadTicketBody = z.infer<typeof UploadTicket>;
 
 export async function uploadTicket(user: TestUser, kind: "image" | "video"): Promise<UploadTicketBody> {
   const res = await api(`/uploads/${kind}`, { method: "POST", key: user.key });
