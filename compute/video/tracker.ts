@@ -237,23 +237,18 @@ export class Tracker {
     return { cx, cy, w: box.w * camera.scale, h: box.h * camera.scale };
   }
 
+  /** The inverse: a box moved back to the frame before. */
+  #moveBackByCamera(box: Geometry, camera: CameraMotion): Geometry {
+    const [cx, cy] = moveBackByCamera(camera, box.cx, box.cy, this.options.frameWidth ?? 0, this.options.frameHeight ?? 0);
+    return { cx, cy, w: box.w / camera.scale, h: box.h / camera.scale };
+  }
+
   /** A box of frame `from` where the camera took it in frame `to` (either direction; the motion between must be known). */
   #carry(box: Observation, from: number, to: number): Observation {
-    const width = this.options.frameWidth ?? 0, height = this.options.frameHeight ?? 0;
-    let { cx, cy, w, h } = box;
-    for (let k = from + 1; k <= to; k++) {
-      const m = this.#motion.get(k) ?? STILL;
-      [cx, cy] = moveByCamera(m, cx, cy, width, height);
-      w *= m.scale;
-      h *= m.scale;
-    }
-    for (let k = from; k > to; k--) {
-      const m = this.#motion.get(k) ?? STILL;
-      [cx, cy] = moveBackByCamera(m, cx, cy, width, height);
-      w /= m.scale;
-      h /= m.scale;
-    }
-    return { ...box, cx, cy, w, h };
+    let g: Geometry = box;
+    for (let k = from + 1; k <= to; k++) g = this.#moveByCamera(g, this.#motion.get(k) ?? STILL);
+    for (let k = from; k > to; k--) g = this.#moveBackByCamera(g, this.#motion.get(k) ?? STILL);
+    return { ...box, cx: g.cx, cy: g.cy, w: g.w, h: g.h };
   }
 
   #associate(index: number, detections: Detection[]): void {
@@ -446,7 +441,10 @@ export class Tracker {
       for (const k of track.obs.keys()) if (k < keepFrom) track.obs.delete(k);
       return !(track.ended && track.lastIndex < this.#nextFinal);
     });
-    const motionFrom = Math.min(keepFrom, ...this.#tracks.map((t) => Math.min(t.lastDetected, t.birth)));
+    // Boxes are carried from a track's last detection on (interpolation) and, at its second
+    // detection, back from its birth, which is then its last detection: the motion before the
+    // oldest last detection is never read again (keeping it from birth grew with a track's life).
+    const motionFrom = Math.min(keepFrom, ...this.#tracks.map((t) => t.lastDetected));
     for (const k of this.#motion.keys()) if (k <= motionFrom) this.#motion.delete(k);
   }
 }
