@@ -51,8 +51,15 @@ function checkDimensions(width: number, height: number): void {
   }
 }
 
+/** Format and header dimensions (before orientation), as read without decoding the pixels. */
+export interface ImageHeader {
+  format: ImageFormat;
+  width: number;
+  height: number;
+}
+
 /** Format and header dimensions (before orientation), without decoding the pixels. */
-export async function readImageHeader(bytes: Uint8Array): Promise<{ format: ImageFormat; width: number; height: number }> {
+export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader> {
   const { format } = requireMediaFormat(bytes, "image");
   if (format === "heic") {
     const images = await openHeic(bytes);
@@ -70,19 +77,22 @@ export async function readImageHeader(bytes: Uint8Array): Promise<{ format: Imag
   }
 }
 
-/** Decodes image bytes into an RGB (or RGBA, if the image has transparency) frame. Throws ApiError. */
-export async function decodeImage(bytes: Uint8Array): Promise<DecodedImage> {
+/**
+ * Decodes image bytes into an RGB (or RGBA, if the image has transparency) frame. Throws ApiError.
+ * `header`: these bytes' readImageHeader, when the caller already read it (not read again).
+ */
+export async function decodeImage(bytes: Uint8Array, header?: ImageHeader): Promise<DecodedImage> {
   if (bytes.length > MAX_IMAGE_BYTES) {
     throw new ApiError("media_too_large", `The image is ${(bytes.length / 2 ** 20).toFixed(1)} MiB; the limit is ${MAX_IMAGE_BYTES / 2 ** 20} MiB.`);
   }
   const { format } = requireMediaFormat(bytes, "image");
-  const frame = format === "heic" ? await decodeHeicFrame(bytes) : await decodeWithSharp(bytes, format);
+  const frame = format === "heic" ? await decodeHeicFrame(bytes) : await decodeWithSharp(bytes, format, header);
   return { frame, format };
 }
 
-async function decodeWithSharp(bytes: Uint8Array, format: ImageFormat): Promise<Frame> {
+async function decodeWithSharp(bytes: Uint8Array, format: ImageFormat, known?: ImageHeader): Promise<Frame> {
   // Header first: the pixel limit must hold before libvips allocates anything.
-  const header = await readImageHeader(bytes);
+  const header = known ?? (await readImageHeader(bytes));
   checkDimensions(header.width, header.height);
   let hasAlpha = false;
   try {

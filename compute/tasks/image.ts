@@ -5,7 +5,7 @@ import type { Models } from "../models/index.ts";
 import type { Detection } from "../types.ts";
 import { imageDetections } from "../pipelines/detections.ts";
 import type { ImagePipeline, NsfwPipeline } from "../pipelines/image/index.ts";
-import { decodeImage, encodeImage, readImageHeader } from "../media/image.ts";
+import { decodeImage, encodeImage, readImageHeader, type ImageHeader } from "../media/image.ts";
 import { pixelBudget, type PixelBudget } from "../pixel-budget.ts";
 import { loadMediaBytes } from "./media-source.ts";
 import type { Task } from "./types.ts";
@@ -15,8 +15,8 @@ export function imageTask(feature: string, pipeline: ImagePipeline, models: () =
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes) => {
-        const { frame, format } = await decodeImage(bytes);
+      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
+        const { frame, format } = await decodeImage(bytes, header);
         const hidden: Detection[] = [];
         const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
         const encoded = await encodeImage(out, format);
@@ -32,22 +32,25 @@ export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: (
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes) => {
-        const { frame } = await decodeImage(bytes);
+      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
+        const { frame } = await decodeImage(bytes, header);
         return { type: "json", body: await pipeline(frame, request.params, models()) };
       });
     },
   };
 }
 
-/** Runs `work` on the image's bytes once the budget holds its decoded pixels (read from its header), and gives them back after. */
-async function withPixels<T>(budget: PixelBudget, bytes: Buffer, signal: AbortSignal, work: (bytes: Buffer) => Promise<T>): Promise<T> {
-  // The header is read again by decodeImage, which refuses what is over the limits; here an
-  // unreadable header reserves nothing and lets decodeImage say what is wrong.
-  const pixels = await readImageHeader(bytes).then((h) => h.width * h.height, () => 0);
-  const release = await budget.reserve(pixels, signal);
+/**
+ * Runs `work` on the image's bytes (and its header, for decodeImage not to read it again) once the
+ * budget holds its decoded pixels, and gives them back after.
+ */
+async function withPixels<T>(budget: PixelBudget, bytes: Buffer, signal: AbortSignal, work: (bytes: Buffer, header?: ImageHeader) => Promise<T>): Promise<T> {
+  // decodeImage refuses what is over the limits; an unreadable header reserves nothing and lets
+  // decodeImage (reading it itself) say what is wrong.
+  const header = await readImageHeader(bytes).catch(() => undefined);
+  const release = await budget.reserve(header ? header.width * header.height : 0, signal);
   try {
-    return await work(bytes);
+    return await work(bytes, header);
   } finally {
     release();
   }
