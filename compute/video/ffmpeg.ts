@@ -66,6 +66,10 @@ export function startMediaProcess(
       killedByUs = true;
       child.kill("SIGKILL");
     }
+    // Its output is no longer wanted. A stdout nobody reads stays paused with a full buffer and
+    // never sees the end of the pipe, so "close" (and `exited`) never came: a processor failing
+    // while the decoder was ahead left processVideo waiting for the decoder forever.
+    child.stdout?.destroy();
   };
   if (options.signal) {
     if (options.signal.aborted) kill();

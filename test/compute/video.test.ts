@@ -258,6 +258,23 @@ describe("processVideo failures leave nothing behind", () => {
     await expectClean(tempDir, out);
   });
 
+  it("a processor that fails while the decoder is ahead of it (its output unread) still ends: the error, nothing left", async () => {
+    const tempDir = join(dir, "tmp-slow-throw");
+    await mkdir(tempDir);
+    const out = join(dir, "slow-throw-out.mp4");
+    // Slow enough for the decoder to fill its pipe and wait: its exit was never noticed before.
+    const processor = {
+      chunkSize: 2,
+      async processChunk(frames: Frame[], start: number) {
+        if (start < 4) return frames;
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        throw new Error("model crashed late");
+      },
+    };
+    await expect(processVideo(clip, out, { processor, tempDir })).rejects.toThrow("model crashed late");
+    await expectClean(tempDir, out);
+  });
+
   it("an abort mid-video kills ffmpeg, removes temp files and rejects with the abort reason", async () => {
     const tempDir = join(dir, "tmp-abort");
     await mkdir(tempDir);
