@@ -16,7 +16,7 @@
 // ONNX Runtime does not need (e.g. CenterNet's TopK decoding) is cut off and done in JS instead.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { OnnxGraph, onnxFloat, type Dim } from "./onnx-writer.ts";
+import { OnnxGraph, onnxFloat, type Attrs, type Dim } from "./onnx-writer.ts";
 import { decodeTfWeights, shardFiles, type ManifestGroup, type ShardReader, type TfWeight } from "./tfjs-weights.ts";
 
 /** A dimension or a small integer in folded shape arithmetic: "N" is the dynamic batch. */
@@ -439,7 +439,7 @@ export class TfjsGraphConverter {
     };
     const scaled = (op: "HardSwish" | "HardSigmoid", xRef: string, c: number): Value => {
       const x = this.value(xRef);
-      const attrs = op === "HardSigmoid" ? { alpha: onnxFloat(1 / 6), beta: onnxFloat(0.5) } : {};
+      const attrs: Attrs = op === "HardSigmoid" ? { alpha: onnxFloat(1 / 6), beta: onnxFloat(0.5) } : {};
       const y = this.g.node(op, [this.materialise(x)], attrs);
       return { name: this.g.node("Mul", [y, this.g.scalar(`six_c_${c}`, 6 * c)]), shape: x.shape, nchw: x.nchw };
     };
