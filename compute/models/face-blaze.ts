@@ -102,6 +102,11 @@ export class BlazeFaceModel extends Model<Session> {
    * offset rarely does again when re-centred and re-scaled; a real face scores as high or higher.
    */
   async rescore(frame: Frame, boxes: readonly Box[], context = 5): Promise<number[]> {
+    return (await this.relook(frame, boxes, context)).map((l) => l.score);
+  }
+
+  /** rescore's look, with the box the model found there (the input box when it found none). */
+  async relook(frame: Frame, boxes: readonly Box[], context = 5): Promise<Array<{ score: number; box: Box }>> {
     if (boxes.length === 0) return [];
     const n = this.layout.input;
     const crops = boxes.map((b) => {
@@ -111,7 +116,10 @@ export class BlazeFaceModel extends Model<Session> {
     const views = crops.map((c) => ({ x: c.x, y: c.y, step: c.side / n }));
     // cropToPlanes writes every value of its image.
     const found = await this.runViews(views, (input, k, offset) => cropToPlanes(frame, crops[k]!, n, input, offset), 0.05);
-    return boxes.map((b, k) => Math.max(0, ...found[k]!.filter((d) => iou(d, b) >= 0.3).map((d) => d.score)));
+    return boxes.map((b, k) => {
+      const best = found[k]!.filter((d) => iou(d, b) >= 0.3).reduce<Detection | undefined>((m, d) => (m && m.score >= d.score ? m : d), undefined);
+      return best ? { score: best.score, box: best } : { score: 0, box: b };
+    });
   }
 
   /**
