@@ -6,12 +6,16 @@
 //
 // Starts the compute service in this process, serves a generated 720p clip from a local HTTP
 // server, submits one signed sync video task, and requests /healthz every 100 ms while the task
-// runs. Prints the latency distribution (idle and during the job) and the task's wall time.
+// runs (from a worker thread, so the sampler's own timing is not held up by the loop it measures).
+// Prints the latency distribution (idle and during the job), the event loop's delay and the
+// task's wall time.
 //   npx node bench/healthz-during-video.ts [feature=video.background-blur] [seconds=6]
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { loadavg, tmpdir } from "node:os";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { join } from "node:path";
 import { HEALTH_PATH, signRequest, TASKS_PATH, type ComputeHealth } from "../schema/compute-protocol.ts";
 import { sha256Hex } from "../schema/signing.ts";
@@ -43,15 +47,33 @@ async function healthLatency(): Promise<number> {
   return performance.now() - t0;
 }
 
-/** /healthz latencies sampled every 100 ms until `done` settles. */
+/**
+ * /healthz latencies sampled every 100 ms until `done` settles, by a worker thread: a sampler on
+ * the service's own event loop starts each request only after a stall has ended, so it never
+ * sees one (it reported max 109 ms where the loop stalled for up to a second).
+ */
 async function sample(done: Promise<unknown>): Promise<number[]> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  const out: number[] = [];
-  while (!finished) {
-    out.push(await healthLatency());
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const sampler = new Worker(
+    `const { parentPort } = require("node:worker_threads");
+     const out = [];
+     let stop = false;
+     parentPort.on("message", () => { stop = true; });
+     (async () => {
+       while (!stop) {
+         const t0 = performance.now();
+         await (await fetch(${JSON.stringify(base + HEALTH_PATH)})).json();
+         out.push(performance.now() - t0);
+         await new Promise((r) => setTimeout(r, 100));
+       }
+       parentPort.postMessage(out);
+     })();`,
+    { eval: true },
+  );
+  await done.catch(() => undefined);
+  const result = new Promise<number[]>((resolve) => sampler.once("message", resolve));
+  sampler.postMessage("stop");
+  const out = await result;
+  await sampler.terminate();
   return out;
 }
 
@@ -89,10 +111,14 @@ const job = fetch(base + TASKS_PATH, { method: "POST", body, headers }).then(asy
   if (!res.ok) throw new Error(`task failed: HTTP ${res.status} ${new TextDecoder().decode(new Uint8Array(await res.arrayBuffer().catch(() => new ArrayBuffer(0))))}`);
   return bytes;
 });
+const loop = monitorEventLoopDelay({ resolution: 10 });
+loop.enable();
 const during = await sample(job);
+loop.disable();
 const bytes = await job;
 console.log(`load ${loadavg().map((l) => l.toFixed(2)).join(" ")}; ${feature} on a ${seconds} s 720p clip: ${((performance.now() - t0) / 1000).toFixed(1)} s, ${bytes} bytes out`);
 console.log(`/healthz idle:       ${summary(idle)}`);
 console.log(`/healthz during job: ${summary(during)}`);
+console.log(`event loop delay during job: p50 ${(loop.percentile(50) / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms, max ${(loop.max / 1e6).toFixed(1)} ms`);
 media.close();
 process.exit(0);

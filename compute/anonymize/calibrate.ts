@@ -24,6 +24,7 @@ import type { SyntheticIdentity } from "./identity.ts";
 import { neighbourIdentity, prng, seedOf, syntheticIdentity } from "./identity.ts";
 import type { AnonymizeOptions, FaceInput } from "./render.ts";
 import { anonymizeFaces, DEFAULT_ANONYMIZE_OPTIONS } from "./render.ts";
+import { yieldToEventLoop } from "../event-loop.ts";
 
 export class IdentityCache {
   private readonly ids = new Map<number | string, SyntheticIdentity>();
@@ -295,7 +296,7 @@ export async function calibrateIdentities(meter: FaceMeter, tracks: CalibrationT
     const round = states.filter((t) => !t.done);
     if (!round.length || (k > 0 && roundCost(round) > passes.budget.left)) break;
     // Let timers run between rounds (job heartbeats, progress): the measuring is CPU-bound.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToEventLoop();
     const salt = base + k;
     const trials = round.map((t) => {
       t.tried++;
@@ -507,7 +508,7 @@ async function refineIdentity(
   while (refined < o.steps && measured < o.steps / 5 && best.distance < o.target && affords(2 * views)) {
     refined++;
     // Let timers run now and then (job heartbeats, progress), as between the rounds above.
-    if (refined % 4 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (refined % 4 === 0) await yieldToEventLoop();
     const identity = neighbourIdentity(best.identity, rand, o.reach);
     const screened = await screen(identity, best.boxes, current + SCREEN_MARGIN);
     if (screened === undefined) continue;

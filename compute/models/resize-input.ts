@@ -19,6 +19,8 @@ export interface ResizeOptions {
   /** Where to write (e.g. one image of a batch): a new array when absent. */
   out?: Float32Array;
   offset?: number;
+  /** Only output rows [from, to) (into `out`): a large resize done in parts, yielding between them. */
+  rows?: readonly [number, number];
 }
 
 /** For each output position along one axis: first source index, second, and the second's weight. */
@@ -47,7 +49,8 @@ export function resizeToPlanes(src: Frame | Planes, width: number, height: numbe
   const xs = taps(src.width, width, alignCorners);
   const ys = taps(src.height, height, alignCorners);
   const plane = width * height;
-  for (let r = 0; r < height; r++) {
+  const [first, end] = opts.rows ?? [0, height];
+  for (let r = first; r < end; r++) {
     const r0 = ys.lo[r]! * row, r1 = ys.hi[r]! * row, fy = ys.w[r]!;
     for (let k = 0; k < width; k++) {
       const a0 = xs.lo[k]! * col, a1 = xs.hi[k]! * col, fx = xs.w[k]!;

@@ -6,6 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import { probeLimits } from "./process-limits.ts";
 import type { ProcessLimits } from "./process-limits.ts";
 import { limitBroken, sandboxed } from "./sandbox.ts";
+import { lowerPriority } from "../priority.ts";
 import type { BrokenLimit } from "./sandbox.ts";
 
 export { ffmpegPath, ffprobePath } from "./binaries.ts";
@@ -40,6 +41,9 @@ export function startMediaProcess(
   const child = spawn(command.command, command.args, {
     stdio: [options.stdin ? "pipe" : "ignore", options.stdout ? "pipe" : "ignore", "pipe"],
   });
+  // Below compute's main thread (compute/priority.ts). Set before prlimit and unshare have exec'd
+  // ffmpeg (milliseconds of loading), so the threads ffmpeg starts inherit it.
+  lowerPriority(child.pid);
   let tail = "";
   child.stderr!.setEncoding("utf8");
   child.stderr!.on("data", (text: string) => {

@@ -30,6 +30,7 @@ import { SceneCutDetector } from "./scene-cut.ts";
 import { CameraMotionEstimator } from "./camera-motion.ts";
 import type { CameraMotion } from "./camera-motion.ts";
 import { Tracker } from "./tracker.ts";
+import { yieldToEventLoop } from "../event-loop.ts";
 import type { FrameCoverage, TrackerOptions } from "./tracker.ts";
 
 /** Default look-ahead in frames (about a second), and the most bytes of frames it may hold. */
@@ -95,6 +96,7 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
       heldStart++;
       options.onCoverage?.(coverage);
       out.push(await options.apply(frame, coverage));
+      await yieldToEventLoop();
     }
     return out;
   };
@@ -113,8 +115,13 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     async processChunk(frames, startIndex) {
       tracker ??= new Tracker({ ...options.tracker, lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height });
       held.push(...frames);
-      const cut = frames.map((frame) => cuts.isCut(frame));
-      const motion = frames.map((frame) => camera.next(frame));
+      const cut: boolean[] = [];
+      const motion: (CameraMotion | null)[] = [];
+      for (const frame of frames) {
+        cut.push(cuts.isCut(frame));
+        motion.push(camera.next(frame));
+        await yieldToEventLoop();
+      }
       const indices = frames.map((_, i) => startIndex + i).filter((index, i) => index % every === 0 || cut[i]);
       const detections = await detectIn(indices.map((index) => frames[index - startIndex]), indices);
       const coverages: FrameCoverage[] = [];

@@ -16,11 +16,18 @@
 import { Worker } from "node:worker_threads";
 import * as ort from "onnxruntime-node";
 import type { OnnxProvider } from "../../config.ts";
+import { workNice } from "../../priority.ts";
 
 export interface WireTensor {
   type: string;
   data: Float32Array | Int32Array | BigInt64Array | Uint8Array | Float64Array | Int8Array | Uint16Array | Int16Array | Uint32Array | BigUint64Array;
   dims: number[];
+}
+
+/** What an inference thread starts with. */
+export interface InferenceWorkerData {
+  /** Its niceness (compute/priority.ts). */
+  nice: number;
 }
 
 export type PoolRequest =
@@ -98,7 +105,8 @@ export class InferencePool {
   }
 
   #spawn(): Thread {
-    const thread: Thread = { id: this.#nextThread++, worker: new Worker(new URL("./inference-worker.ts", import.meta.url)), inFlight: 0, answered: false };
+    const worker = new Worker(new URL("./inference-worker.ts", import.meta.url), { workerData: { nice: workNice() } satisfies InferenceWorkerData });
+    const thread: Thread = { id: this.#nextThread++, worker, inFlight: 0, answered: false };
     thread.worker.on("message", (reply: PoolReply) => this.#onReply(thread, reply));
     const fail = (err: Error) => this.#replace(thread, err);
     thread.worker.on("error", (err) => fail(new Error(`An inference thread failed: ${err.message}`)));

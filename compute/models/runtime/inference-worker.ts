@@ -2,10 +2,15 @@
 // runs the calls it is sent. onnxruntime-node's run() is synchronous underneath (its promise only
 // defers the call to the next turn of the event loop), so a thread of its own is what keeps the
 // main thread free and lets two runs use two cores.
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import * as ort from "onnxruntime-node";
 import { openOrtSession } from "./ort-session.ts";
-import { fromWire, movableBuffers, toWire, type PoolReply, type PoolRequest } from "./inference-pool.ts";
+import { fromWire, movableBuffers, toWire, type InferenceWorkerData, type PoolReply, type PoolRequest } from "./inference-pool.ts";
+import { currentThreadId, lowerPriority } from "../../priority.ts";
+
+// Below compute's main thread (compute/priority.ts); ONNX Runtime runs a session on this thread
+// (one intra-op thread) or on threads it starts from here, which inherit the niceness.
+lowerPriority(currentThreadId(), (workerData as InferenceWorkerData).nice);
 
 const sessions = new Map<number, Promise<ort.InferenceSession>>();
 const post = (reply: PoolReply) => parentPort!.postMessage(reply);
