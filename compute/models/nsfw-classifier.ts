@@ -10,7 +10,7 @@
 import type { Frame, NsfwVerdict } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
-import { halvePlanes, resizeToPlanes, type Planes } from "./resize-input.ts";
+import { halvedPlanes, resizeToPlanes } from "./resize-input.ts";
 import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 import { frameToTensor, initTf, tf } from "./runtime/tfjs.ts";
 
@@ -75,8 +75,9 @@ export class NsfwClassifier extends Model<Handle> {
     const size = this.id === "nsfwjs/inception_v3" ? 299 : 224;
     if ("onnx" in handle) {
       // As nsfwjs does it: float pixels, halved, then /255 and an align-corners resize to 224.
-      let planes: Planes = { data: resizeToPlanes(frame, frame.width, frame.height), width: frame.width, height: frame.height };
-      while (Math.min(planes.width, planes.height) >= 2 * size) planes = halvePlanes(planes);
+      let halvings = 0;
+      for (let side = Math.min(frame.width, frame.height); side >= 2 * size; side = Math.floor(side / 2)) halvings++;
+      const planes = halvedPlanes(frame, halvings);
       const image = new ort.Tensor("float32", resizeToPlanes(planes, size, size, { scale: 1 / 255, alignCorners: true }), [1, 3, size, size]);
       const probs = (await handle.onnx.run({ image })).probabilities!.data as Float32Array;
       return Object.fromEntries(CLASSES.map((c, i) => [c, probs[i]!])) as unknown as NsfwProbabilities;

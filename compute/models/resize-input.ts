@@ -68,6 +68,28 @@ export function resizeToPlanes(src: Frame | Planes, width: number, height: numbe
   return out;
 }
 
+/**
+ * A frame's RGB as float planes, 2x2-averaged `halvings` times (the same numbers as
+ * resizeToPlanes at its own size, then halvePlanes each time): the first halving reads the frame's
+ * bytes, so a 12 MP photo never becomes 144 MB of full-size floats.
+ */
+export function halvedPlanes(frame: Frame, halvings: number): Planes {
+  if (halvings <= 0) return { data: resizeToPlanes(frame, frame.width, frame.height), width: frame.width, height: frame.height };
+  const width = Math.floor(frame.width / 2), height = Math.floor(frame.height / 2);
+  const { data: src, channels } = frame;
+  const row = frame.width * channels;
+  const data = new Float32Array(3 * width * height);
+  for (let c = 0; c < 3; c++)
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        const i = 2 * y * row + 2 * x * channels + c;
+        data[c * width * height + y * width + x] = (src[i]! + src[i + channels]! + src[i + row]! + src[i + row + channels]!) / 4;
+      }
+  let planes: Planes = { data, width, height };
+  for (let k = 1; k < halvings; k++) planes = halvePlanes(planes);
+  return planes;
+}
+
 /** 2x2 average (TF avgPool 2, stride 2, 'valid': an odd last row/column is dropped). */
 export function halvePlanes(p: Planes): Planes {
   const width = Math.floor(p.width / 2), height = Math.floor(p.height / 2);

@@ -12,7 +12,7 @@ import { iou } from "../../compute/models/geometry.ts";
 import { NsfwClassifier } from "../../compute/models/nsfw-classifier.ts";
 import { ObjectDetector } from "../../compute/models/object-detector.ts";
 import { PersonSegmenter } from "../../compute/models/person-segmenter.ts";
-import { resizeToPlanes } from "../../compute/models/resize-input.ts";
+import { halvedPlanes, halvePlanes, resizeToPlanes, type Planes } from "../../compute/models/resize-input.ts";
 import { createSession, ort } from "../../compute/models/runtime/onnx.ts";
 import type { Frame } from "../../compute/types.ts";
 import { HumanTfjsReference } from "../fixtures/human-tfjs-reference.ts";
@@ -118,6 +118,17 @@ describe("NsfwClassifier (nsfwjs MobileNetV2Mid on ONNX Runtime)", () => {
     batch.forEach((name, i) => resizeToPlanes(frames.get(name)!, 224, 224, { scale: 1 / 255, alignCorners: true, out: input, offset: i * per }));
     const got = (await session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, 224, 224]) })).probabilities!.data as Float32Array;
     expect(maxAbsDiff(got, await nsfwjs.outputs(input, batch.length))).toBeLessThan(1e-5);
+  });
+
+  it("halves a photo from its bytes to exactly the numbers of its float planes halved (no full-size float copy)", () => {
+    const frame = frames.get("group1.jpg")!;
+    let want: Planes = { data: resizeToPlanes(frame, frame.width, frame.height), width: frame.width, height: frame.height };
+    for (let k = 1; k <= 2; k++) {
+      want = halvePlanes(want);
+      const got = halvedPlanes(frame, k);
+      expect([got.width, got.height]).toEqual([want.width, want.height]);
+      expect(got.data).toEqual(want.data);
+    }
   });
 
   it.each(["group1.jpg", "astronaut.png", "coffee.png", "chelsea.png"])("classifies %s as nsfwjs did on TF.js", async (name) => {

@@ -145,9 +145,9 @@ describe("video face-anonymization processor", () => {
     for (const d of changed) expect(d).toBeGreaterThan(8);
     // The calibrated face is another person by the verdict: drawn in every frame, not blurred (a
     // blur takes the region's sharpness from ~1000 to ~1; the drawn face keeps about as much).
-    // The one face blurred is a 25 px badge on the suit the detector takes for a face: nothing
-    // drawn there moves its descriptor to 0.6 (0.32, chosen by the descriptor alone).
-    expect(counts).toEqual(frames.map(() => ({ drawn: 1, blurred: 1 })));
+    // Nothing else is taken for a face (the suit's 25 px flag badge was, and was blurred, until the
+    // detector's looks were centred where the full-range detector re-finds a face).
+    expect(counts).toEqual(frames.map(() => ({ drawn: 1, blurred: 0 })));
     for (const [k, o] of out.entries()) expect(sharpness(o, inner(k))).toBeGreaterThan(0.5 * sharpness(frames[k]!, inner(k)));
     // One identity: frame 9's face (moved back by the 4 px pan) against frame 5's.
     const drift = meanAbsDiff(out[5]!, out[9]!, inner(5), 4);
@@ -171,8 +171,8 @@ describe("video face-anonymization processor", () => {
     expect(budget.left).toBeLessThan(0);
     // The first candidate is 0.59 from the original by the descriptor on one of its two views
     // (0.63 on the other; measured with a scratch script): not another person, so the face is
-    // blurred, never drawn as a near miss nor left as is. So is the suit's badge (test above).
-    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 })));
+    // blurred, never drawn as a near miss nor left as is.
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 1 })));
     expectBlurred(out, frames, face!.box, "first candidate only");
   });
 
@@ -253,7 +253,7 @@ describe("video face-anonymization processor", () => {
     const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 4, views: 2, threshold: 2, onFaces });
     const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
-    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 }))); // the face and the suit's badge
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 1 }))); // the face
     expectBlurred(out, frames, face!.box, "replacement not another person");
   });
 
@@ -266,7 +266,7 @@ describe("video face-anonymization processor", () => {
     // The pipeline's landmarks come from the real model; only describing (the calibration's measure) fails.
     const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: new UndescribingLandmarker() }, { salt: 7, window: 2, views: 2, budget: new CalibrationBudget(0, 5), onFaces });
     const out = await processAll(processor, frames);
-    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 2 }))); // the face and the suit's badge
+    expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 1 }))); // the face
     expectBlurred(out, frames, face!.box, "face not described");
   });
 });
