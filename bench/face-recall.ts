@@ -67,7 +67,7 @@ if (flags.sheet) {
   // Missed faces (green frame) and false boxes (red frame), each cut with some context, 96 px tiles.
   const crops: Buffer[] = [];
   const tile = async (f: Frame, b: Box, colour: string) => {
-    const side = Math.max(48, Math.max(b.width, b.height) * 2);
+    const side = Math.round(Math.max(48, Math.max(b.width, b.height) * 2));
     const left = Math.max(0, Math.min(f.width - side, Math.round(b.x + b.width / 2 - side / 2))), top = Math.max(0, Math.min(f.height - side, Math.round(b.y + b.height / 2 - side / 2)));
     const k = 96 / side;
     const svg = `<svg width="96" height="96"><rect x="${(b.x - left) * k}" y="${(b.y - top) * k}" width="${b.width * k}" height="${b.height * k}" fill="none" stroke="${colour}"/></svg>`;
