@@ -73,6 +73,8 @@ export interface TfjsConversion {
 const NCHW_ORDER = [0, 3, 1, 2];
 /** Where a TF (NHWC) axis lands in NCHW. */
 const NCHW_AXIS = [0, 2, 3, 1];
+/** A TF tensor reference ("^node", "node", "node:0") as the node's name. */
+const tensorName = (ref: string) => ref.replace(/^\^/, "").replace(/:0$/, "");
 const decode = (s: string | undefined) => (s ? Buffer.from(s, "base64").toString("utf8") : "");
 const ints = (a: { list?: { i?: string[] } } | undefined) => (a?.list?.i ?? []).map(Number);
 
@@ -148,12 +150,11 @@ export class TfjsGraphConverter {
     return c.g;
   }
 
-  /** The converted value of a TF tensor reference ("node" or "node:0"). */
-  /** The converted value of a TF tensor reference, any pending scale multiplied out (once per value). */
+  /** The converted value of a TF tensor reference ("node" or "node:0"), any pending scale multiplied out (once per value). */
   private value(ref: string): Value {
     const v = this.scaledValue(ref);
     if (v.scale === undefined) return v;
-    const key = `${ref.replace(/^\^/, "").replace(/:0$/, "")}\u0000plain`;
+    const key = `${tensorName(ref)}\u0000plain`;
     let plain = this.values.get(key);
     if (!plain) {
       plain = { name: this.g.node("Mul", [v.name, this.g.scalar("scale", v.scale)]), shape: v.shape, nchw: v.nchw };
@@ -164,7 +165,7 @@ export class TfjsGraphConverter {
 
   /** The converted value, possibly with a pending scale: for the consumers that take one (Conv, spatial mean, Mul). */
   private scaledValue(ref: string): Value {
-    const name = ref.replace(/^\^/, "").replace(/:0$/, "");
+    const name = tensorName(ref);
     if (name.includes(":")) throw new Error(`${this.spec.name}: multi-output TF node ${name} is not supported`);
     let v = this.values.get(name);
     if (!v) {
@@ -451,7 +452,7 @@ export class TfjsGraphConverter {
    * ms per run (bench/onnx-vs-tfjs.ts), outputs within 2e-7 / 1.8e-3 of the plain conversion.
    */
   private hardActivation(ins: string[]): Value | undefined {
-    const node = (ref: string | undefined) => (ref === undefined ? undefined : this.nodes.get(ref.replace(/:0$/, "")));
+    const node = (ref: string | undefined) => (ref === undefined ? undefined : this.nodes.get(tensorName(ref)));
     const scalar = (ref: string | undefined): number | undefined => {
       const n = node(ref);
       const w = n?.op === "Const" ? this.weights.get(n.name) : undefined;
@@ -486,8 +487,10 @@ export class TfjsGraphConverter {
       const cx = node(a);
       if (cx?.op !== "Mul") continue;
       const [m, k] = cx.input ?? [];
-      const [cm, x] = sixth(m) !== undefined ? [sixth(m)!, k] : sixth(k) !== undefined ? [sixth(k)!, m] : [undefined, undefined];
-      if (cm !== undefined && x?.replace(/:0$/, "") === hx.replace(/:0$/, "")) return scaled("HardSwish", x, cm);
+      for (const [cRef, x] of [[m, k], [k, m]] as const) {
+        const cm = sixth(cRef);
+        if (cm !== undefined && x !== undefined && tensorName(x) === tensorName(hx)) return scaled("HardSwish", x, cm);
+      }
     }
     return undefined;
   }
