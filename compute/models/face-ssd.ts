@@ -5,10 +5,13 @@
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
+import { cropToPlanes } from "./resize-input.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
+/** A candidate's cell in rescore's mosaic: 16 to a run. */
+const LOOK_CELL = 128;
 /** face-api's locateFaces: NMS IoU and the most faces one call returns (ours: 200, for crowds). */
 const NMS_IOU = 0.5;
 const MAX_RESULTS = 200;
@@ -43,34 +46,78 @@ export class SsdFaceModel extends Model<Session> {
    * whole-frame coordinates; scores above `minConfidence`.
    */
   async detect(frame: Frame, region?: Box, minConfidence = this.minConfidence): Promise<Detection[]> {
-    const session = await this.load();
     const r = region ?? { x: 0, y: 0, width: frame.width, height: frame.height };
     const input = new Float32Array(3 * SIDE * SIDE);
     squareInput(frame, r, SIDE, false, input);
-    const out = await session.run({ image: new ort.Tensor("float32", input, [1, 3, SIDE, SIDE]) }, { handOver: true });
-    const boxes = out.boxes.data as Float32Array;
-    const scores = out.scores.data as Float32Array;
     // Boxes are relative to the padded square; face-api maps them to the image through its
     // rounded resized size (computeReshapedDimensions), then scales by the image size.
     const scale = SIDE / Math.max(r.width, r.height);
     const padX = SIDE / Math.round(r.width * scale);
     const padY = SIDE / Math.round(r.height * scale);
-    const found: Detection[] = [];
+    return (await this.faces(input, minConfidence)).map((f) => ({
+      x: f.left * padX * r.width + r.x,
+      y: f.top * padY * r.height + r.y,
+      width: (f.right - f.left) * padX * r.width,
+      height: (f.bottom - f.top) * padY * r.height,
+      score: f.score,
+      label: "face",
+    }));
+  }
+
+  /**
+   * A look at candidate faces (FaceDetector's confirmation stage): each box is centred in a square
+   * crop `context` times its size, seen at LOOK_CELL px as one cell of a 4 x 4 mosaic (one run
+   * for 16 candidates), and scored by the best face the model finds in the middle of its cell at
+   * roughly the expected size (0 when none). The network sees across cells, so a score can move a
+   * little with its neighbours.
+   */
+  async rescore(frame: Frame, boxes: readonly Box[], context: number): Promise<number[]> {
+    const perRow = SIDE / LOOK_CELL;
+    const groups: Array<Promise<number[]>> = [];
+    for (let start = 0; start < boxes.length; start += perRow * perRow) {
+      const group = boxes.slice(start, start + perRow * perRow);
+      const input = new Float32Array(3 * SIDE * SIDE); // black between crops
+      group.forEach((b, k) => {
+        const side = context * Math.max(b.width, b.height);
+        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+        const offset = Math.floor(k / perRow) * LOOK_CELL * SIDE + (k % perRow) * LOOK_CELL;
+        cropToPlanes(frame, crop, LOOK_CELL, input, { offset, rowStride: SIDE, planeStride: SIDE * SIDE, scale: 1, bias: 0 });
+      });
+      const expected = 1 / (perRow * context); // a face's width as a fraction of the mosaic
+      groups.push(
+        this.faces(input, 0.05).then((found) =>
+          group.map((_, k) => {
+            const [col, row] = [k % perRow, Math.floor(k / perRow)];
+            let best = 0;
+            for (const f of found) {
+              // The face's centre within its cell, in cells.
+              const u = ((f.left + f.right) / 2) * perRow - col, v = ((f.top + f.bottom) / 2) * perRow - row;
+              const w = f.right - f.left;
+              if (u > 0.3 && u < 0.7 && v > 0.25 && v < 0.75 && w > expected / 2 && w < expected * 2) best = Math.max(best, f.score);
+            }
+            return best;
+          }),
+        ),
+      );
+    }
+    return (await Promise.all(groups)).flat();
+  }
+
+  /** The model on one input: boxes relative to it ([0, 1]), over `minConfidence`, after face-api's NMS. */
+  private async faces(input: Float32Array, minConfidence: number): Promise<Array<{ top: number; left: number; bottom: number; right: number; score: number }>> {
+    const session = await this.load();
+    const out = await session.run({ image: new ort.Tensor("float32", input, [1, 3, SIDE, SIDE]) }, { handOver: true });
+    const boxes = out.boxes.data as Float32Array;
+    const scores = out.scores.data as Float32Array;
+    const found = [];
     for (const i of suppress(boxes, scores, minConfidence)) {
-      const top = Math.max(0, boxes[4 * i]) * padY;
-      const left = Math.max(0, boxes[4 * i + 1]) * padX;
-      const bottom = Math.min(1, boxes[4 * i + 2]) * padY;
-      const right = Math.min(1, boxes[4 * i + 3]) * padX;
+      const top = Math.max(0, boxes[4 * i]);
+      const left = Math.max(0, boxes[4 * i + 1]);
+      const bottom = Math.min(1, boxes[4 * i + 2]);
+      const right = Math.min(1, boxes[4 * i + 3]);
       // face-api throws on a box clipped to nothing (wholly outside the image); it is no face.
       if (right <= left || bottom <= top) continue;
-      found.push({
-        x: left * r.width + r.x,
-        y: top * r.height + r.y,
-        width: (right - left) * r.width,
-        height: (bottom - top) * r.height,
-        score: scores[i],
-        label: "face",
-      });
+      found.push({ top, left, bottom, right, score: scores[i] });
     }
     return found;
   }

@@ -103,3 +103,56 @@ export function halvePlanes(p: Planes): Planes {
       }
   return { data, width, height };
 }
+
+/** Bilinear taps of output positions 0..n-1 over source positions start + (i + 0.5) * step - 0.5. */
+function cropTaps(start: number, step: number, n: number, extent: number) {
+  const lo = new Int32Array(n), hi = new Int32Array(n);
+  const wLo = new Float32Array(n), wHi = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    const s = start + (i + 0.5) * step - 0.5;
+    const s0 = Math.floor(s), f = s - s0;
+    // A tap outside the frame reads black: its weight is zero (its index is clamped, never read as such).
+    lo[i] = Math.min(extent - 1, Math.max(0, s0));
+    hi[i] = Math.min(extent - 1, Math.max(0, s0 + 1));
+    wLo[i] = s0 >= 0 && s0 < extent ? 1 - f : 0;
+    wHi[i] = s0 + 1 >= 0 && s0 + 1 < extent ? f : 0;
+  }
+  return { lo, hi, wLo, wHi };
+}
+
+export interface CropOptions {
+  /** Each value is v * scale + bias (v in 0..255). */
+  scale: number;
+  bias: number;
+  /** Where the crop's top-left value goes in `out`. */
+  offset?: number;
+  /** Values from one row of the output image to the next, and from one plane to the next: the crop as one cell of a larger image (default: an n x n image of its own). */
+  rowStride?: number;
+  planeStride?: number;
+}
+
+/**
+ * The square `crop` of the frame (it may reach outside: black there) resampled bilinearly
+ * (half-pixel centres) to n x n, written as three float planes into `out`. Every value of the
+ * n x n image is written.
+ */
+export function cropToPlanes(frame: Frame, crop: { x: number; y: number; side: number }, n: number, out: Float32Array, opts: CropOptions): void {
+  const { width, height, channels, data } = frame;
+  const { scale, bias, offset = 0, rowStride = n, planeStride = n * n } = opts;
+  const step = crop.side / n;
+  const xs = cropTaps(crop.x, step, n, width);
+  const ys = cropTaps(crop.y, step, n, height);
+  for (let y = 0; y < n; y++) {
+    const r0 = ys.lo[y]! * width, r1 = ys.hi[y]! * width, v0 = ys.wLo[y]!, v1 = ys.wHi[y]!;
+    for (let x = 0; x < n; x++) {
+      const a0 = xs.lo[x]!, a1 = xs.hi[x]!, u0 = xs.wLo[x]!, u1 = xs.wHi[x]!;
+      const p00 = (r0 + a0) * channels, p01 = (r0 + a1) * channels, p10 = (r1 + a0) * channels, p11 = (r1 + a1) * channels;
+      const o = offset + y * rowStride + x;
+      for (let c = 0; c < 3; c++) {
+        const top = data[p00 + c]! * u0 + data[p01 + c]! * u1;
+        const bottom = data[p10 + c]! * u0 + data[p11 + c]! * u1;
+        out[o + c * planeStride] = (top * v0 + bottom * v1) * scale + bias;
+      }
+    }
+  }
+}
