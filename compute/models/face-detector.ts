@@ -12,9 +12,12 @@
 // tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
 // full-range detector, seeing the box at 3x, re-finds the face: BlazeFace-back on crops 2x and 3x
 // its size and the full-range detector on crops 3x and 5x; a face scores high in most of them,
-// texture rarely in more than one. The mean of the four decides.
+// texture rarely in more than one. The mean of the four decides; what it rejects gets a last look
+// by SSD at twice its size (trained on other faces, it sees many a face looking down or in
+// three-quarter profile that both BlazeFace models score low).
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
-// and the fixture photos); the rule was picked on seeds 1-12 and held on seeds 13-24; pinned by
+// and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
+// threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
 // test/compute/face-recall.test.ts.
 import type { Box, Detection, Frame } from "../types.ts";
 import { clipBox, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
