@@ -1,6 +1,6 @@
 // Face-detector recall by face size, precision, and speed, on the generated evaluation set
 // (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
-// the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--sheet out.png]
+// the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
@@ -12,7 +12,7 @@ import type { Box, Frame } from "../compute/types.ts";
 import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 const detector = sharedModels().faces;
 await detector.load();
@@ -45,8 +45,8 @@ if (flags.photos) console.log(`fixture photos (group1-6, collages; ${photos.tota
 
 // Speed: 720p frames (the generated ones), and a ~12 MP image (a 4000x3000 upscale of a scene).
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const big = synthetic.find((s) => s.frame.width === 1920)!;
-const bigData = await sharp(big.frame.data, { raw: { width: 1920, height: 1080, channels: 3 } }).resize(4000, 3000, { fit: "fill" }).raw().toBuffer();
+const big = synthetic.reduce((a, s) => (s.frame.width > a.frame.width ? s : a));
+const bigData = await sharp(big.frame.data, { raw: { width: big.frame.width, height: big.frame.height, channels: 3 } }).resize(4000, 3000, { fit: "fill" }).raw().toBuffer();
 const image12: Frame = { data: bigData, width: 4000, height: 3000, channels: 3 };
 const jpeg = await sharp(bigData, { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 90 }).toBuffer();
 const floor = await timed(async () => sharp(await sharp(jpeg).raw().toBuffer(), { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
