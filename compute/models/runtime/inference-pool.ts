@@ -96,6 +96,13 @@ export class InferencePool {
   #nextCall = 0;
   #turn = 0;
   #broken: Error | undefined;
+  /**
+   * The first session, opened on one thread before the others: onnxruntime-node builds its
+   * process-wide runtime on the first session a thread opens, and threads doing that at once can
+   * abort the whole process (onnxruntime issue #24486; seen here once at start-up, as "terminate
+   * called after throwing an instance of 'Napi::Error'").
+   */
+  #first: Promise<unknown> | undefined;
   /** Input memory handed over and given back by the threads, by size, for inputArray. */
   readonly #spare = new Map<number, ArrayBuffer[]>();
 
@@ -167,7 +174,17 @@ export class InferencePool {
     const session = this.#nextSession++;
     const spec = { model, providers, threads };
     this.#opens.set(session, spec);
-    const replies = await Promise.all(this.#threads.map((t) => this.#openOn(t, session, spec)));
+    const onEvery = (threads: Thread[]) => Promise.all(threads.map((t) => this.#openOn(t, session, spec)));
+    let replies: Array<PoolReply & { type: "opened" }>;
+    if (this.#first) {
+      await this.#first;
+      replies = await onEvery(this.#threads);
+    } else {
+      const [head, ...rest] = this.#threads;
+      const first = this.#openOn(head!, session, spec);
+      this.#first = first;
+      replies = [await first, ...(await onEvery(rest))];
+    }
     const failed = replies.find((r) => r.error !== undefined);
     if (failed) {
       this.#opens.delete(session);
