@@ -38,6 +38,7 @@ export const HUMAN_CONVERSIONS = {
         name: "blazeface-back",
         inputs: { input: "image" },
         dynamicBatch: true,
+        blockChannels: 16,
         // The graph splits each anchor stride into score and box heads; join them in anchor order.
         outputs: (g, t) => {
           const scores = g.node("Concat", [t("Identity").name, t("Identity_1").name], { axis: 1 });

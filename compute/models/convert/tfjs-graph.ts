@@ -38,6 +38,8 @@ interface Value {
    * convolution, which takes it into its weights; `value()` multiplies it out for other consumers.
    */
   scale?: number;
+  /** ONNX channel count (NCHW axis 1) where wider than TF's: the extra channels are zero (TfjsConversion.blockChannels). */
+  width?: number;
 }
 
 interface TfNode {
@@ -67,6 +69,17 @@ export interface TfjsConversion {
   outputs: (g: OnnxGraph, tensor: (tfName: string) => { name: string; dims: Dim[] }) => void;
   /** Make the batch dimension symbolic ("N") so one run can take many images. */
   dynamicBatch: boolean;
+  /**
+   * ONNX Runtime's CPU provider computes convolutions in a blocked layout (NCHWc: 16 channels a
+   * block with AVX-512, 8 with AVX2), but pools and elementwise ops only on channel counts that are
+   * whole blocks, and channel Pads not at all: anything else drops to plain NCHW with a reorder on
+   * each side, and a residual network stays there for every block after. With `blockChannels`,
+   * feature maps of more than one block whose channel count is not a multiple of it are carried
+   * widened to the next multiple (zero filters and biases: the extra channels stay zero through
+   * convolutions, ReLU, pools and sums of two such maps), channel Pads become 1x1 convolutions,
+   * and any other consumer gets the true channels back (Slice).
+   */
+  blockChannels?: number;
 }
 
 /** NCHW dims from NHWC ones: position k of NCHW holds TF axis NCHW_ORDER[k]. */
@@ -118,6 +131,15 @@ function filterToOnnx(f: TfWeight): { data: Float32Array; dims: number[] } {
   return { data: out, dims: [b!, a!, kh!, kw!] };
 }
 
+/** ONNX conv weights [out, in, kh, kw] padded with zeros to `outs` x `ins` (extra filters, and weights for extra input channels). */
+function widenFilter(w: { data: Float32Array; dims: number[] }, ins: number, outs: number): { data: Float32Array; dims: number[] } {
+  const [o, i, kh, kw] = w.dims as [number, number, number, number];
+  if (ins === i && outs === o) return w;
+  const data = new Float32Array(outs * ins * kh * kw);
+  for (let a = 0; a < o; a++) for (let b = 0; b < i; b++) data.set(w.data.subarray((a * i + b) * kh * kw, (a * i + b + 1) * kh * kw), (a * ins + b) * kh * kw);
+  return { data, dims: [outs, ins, kh, kw] };
+}
+
 export class TfjsGraphConverter {
   private readonly nodes = new Map<string, TfNode>();
   private readonly values = new Map<string, Value>();
@@ -165,6 +187,20 @@ export class TfjsGraphConverter {
 
   /** The converted value, possibly with a pending scale: for the consumers that take one (Conv, spatial mean, Mul). */
   private scaledValue(ref: string): Value {
+    const v = this.wideValue(ref);
+    if (v.width === undefined) return v;
+    const key = `${tensorName(ref)}\u0000narrow`;
+    let narrow = this.values.get(key);
+    if (!narrow) {
+      const c = num(v.shape[3]!, ref);
+      narrow = { ...v, name: this.g.node("Slice", [v.name, this.g.int64s("starts", [0]), this.g.int64s("ends", [c]), this.g.int64s("axes", [1])]), width: undefined };
+      this.values.set(key, narrow);
+    }
+    return narrow;
+  }
+
+  /** The converted value as converted: possibly widened (blockChannels) or with a pending scale, for the consumers that handle both. */
+  private wideValue(ref: string): Value {
     const name = tensorName(ref);
     if (name.includes(":")) throw new Error(`${this.spec.name}: multi-output TF node ${name} is not supported`);
     let v = this.values.get(name);
@@ -240,7 +276,7 @@ export class TfjsGraphConverter {
         return this.convTranspose(n, ins);
       case "MaxPool":
       case "AvgPool": {
-        const x = this.value(ins[0]!);
+        const x = this.zeroKeeping(ins[0]!);
         const [, kh, kw] = ints(a.ksize);
         const [, sh, sw] = ints(a.strides);
         const padding = decode(a.padding?.s);
@@ -251,17 +287,20 @@ export class TfjsGraphConverter {
           strides: [sh!, sw!],
           pads: [ph.pads[0], pw.pads[0], ph.pads[1], pw.pads[1]],
         });
-        return out(y, [x.shape[0]!, ph.out, pw.out, x.shape[3]!], true);
+        return { ...out(y, [x.shape[0]!, ph.out, pw.out, x.shape[3]!], true), width: x.width };
       }
-      case "Relu":
+      case "Relu": {
+        const x = this.zeroKeeping(ins[0]!);
+        return { ...out(this.g.node(n.op, [this.materialise(x)]), x.shape, x.nchw), width: x.width };
+      }
       case "Sigmoid":
       case "Tanh": {
         const x = this.value(ins[0]!);
         return out(this.g.node(n.op, [this.materialise(x)]), x.shape, x.nchw);
       }
       case "Relu6": {
-        const x = this.value(ins[0]!);
-        return out(this.g.node("Clip", [this.materialise(x), this.g.scalar("zero", 0), this.g.scalar("six", 6)]), x.shape, x.nchw);
+        const x = this.zeroKeeping(ins[0]!);
+        return { ...out(this.g.node("Clip", [this.materialise(x), this.g.scalar("zero", 0), this.g.scalar("six", 6)]), x.shape, x.nchw), width: x.width };
       }
       case "Mul":
         return this.hardActivation(ins) ?? this.binary(n, ins);
@@ -276,8 +315,9 @@ export class TfjsGraphConverter {
         return out(this.g.node("Sum", xs.map((x) => (nchw ? this.toNchw(x) : this.materialise(x)))), xs[0]!.shape, nchw);
       }
       case "Pad": {
-        const x = this.value(ins[0]!);
         const p = [...this.constant(ins[1]!).data]; // [[b0, e0], [b1, e1], ...] in TF axis order
+        if (this.spec.blockChannels && p.length === 8 && p.slice(0, 6).every((d) => d === 0) && this.wideValue(ins[0]!).nchw) return this.channelPad(ins[0]!, p[6]!, p[7]!);
+        const x = this.value(ins[0]!);
         const order = x.nchw ? NCHW_ORDER : x.shape.map((_, i) => i);
         const begins = order.map((axis) => p[axis * 2]!);
         const ends = order.map((axis) => p[axis * 2 + 1]!);
@@ -380,8 +420,9 @@ export class TfjsGraphConverter {
 
   private conv(n: TfNode, ins: string[]): Value {
     const a = n.attr ?? {};
-    // conv(k x) = (k W) x + b: a pending scale of the input goes into the weights.
-    const x = this.scaledValue(ins[0]!);
+    // conv(k x) = (k W) x + b: a pending scale of the input goes into the weights; a widened
+    // input's zero channels get zero weights.
+    const x = this.wideValue(ins[0]!);
     const unscaled = this.constant(ins[1]!);
     const f = x.scale === undefined ? unscaled : { ...unscaled, data: unscaled.data.map((w) => w * x.scale!) };
     const depthwise = n.op.includes("Depthwise");
@@ -393,26 +434,35 @@ export class TfjsGraphConverter {
     const ph = tfPad(num(x.shape[1]!, n.name), kh, sh!, dh!, padding, [explicit[2] ?? 0, explicit[3] ?? 0]);
     const pw = tfPad(num(x.shape[2]!, n.name), kw, sw!, dw!, padding, [explicit[4] ?? 0, explicit[5] ?? 0]);
     // Depthwise [kh, kw, C, m] -> grouped [C*m, 1, kh, kw]: output channel c*m + j, as TF orders it.
-    const onnxW = depthwise ? { data: filterToOnnx({ ...f, shape: [kh, kw, 1, cin * mult] }).data, dims: [cin * mult, 1, kh, kw] } : filterToOnnx(f);
-    const cout = onnxW.dims[0]!;
-    const inputs = [this.toNchw(x), this.g.initializer(this.g.unique(`${n.name}/w`), onnxW.dims, onnxW.data)];
+    const tfW = depthwise ? { data: filterToOnnx({ ...f, shape: [kh, kw, 1, cin * mult] }).data, dims: [cin * mult, 1, kh, kw] } : filterToOnnx(f);
+    const cout = tfW.dims[0]!;
     const fused = (a.fused_ops?.list?.s ?? []).map(decode);
-    if (fused[0] === "BiasAdd") inputs.push(this.g.initializer(this.g.unique(`${n.name}/b`), [cout], Float32Array.from(this.constant(ins[2]!).data)));
-    else if (fused.length) throw new Error(`${this.spec.name}: fused ops ${fused} of ${n.name} are not supported`);
+    if (fused[0] !== undefined && fused[0] !== "BiasAdd") throw new Error(`${this.spec.name}: fused ops ${fused} of ${n.name} are not supported`);
+    if (fused.slice(1).some((act) => act !== "Relu" && act !== "Relu6" && act !== "LeakyRelu")) throw new Error(`${this.spec.name}: fused activation ${fused.slice(1)} of ${n.name} is not supported`);
+    // Channels in and out as ONNX sees them: a widened input widens a depthwise output with it; a
+    // full convolution's output is widened past whole blocks (every fused activation keeps 0 at 0).
+    const inWidth = x.width ?? cin;
+    const outWidth = depthwise ? inWidth * mult : this.blockWidth(cout);
+    const onnxW = widenFilter(tfW, depthwise ? 1 : inWidth, outWidth);
+    const inputs = [this.toNchw(x), this.g.initializer(this.g.unique(`${n.name}/w`), onnxW.dims, onnxW.data)];
+    if (fused[0] === "BiasAdd") {
+      const bias = new Float32Array(outWidth);
+      bias.set(this.constant(ins[2]!).data);
+      inputs.push(this.g.initializer(this.g.unique(`${n.name}/b`), [outWidth], bias));
+    }
     let y = this.g.node("Conv", inputs, {
       kernel_shape: [kh, kw],
       strides: [sh!, sw!],
       dilations: [dh!, dw!],
       pads: [ph.pads[0], pw.pads[0], ph.pads[1], pw.pads[1]],
-      group: depthwise ? cin : 1,
+      group: depthwise ? inWidth : 1,
     });
     for (const act of fused.slice(1)) {
       if (act === "Relu") y = this.g.node("Relu", [y]);
       else if (act === "Relu6") y = this.g.node("Clip", [y, this.g.scalar("zero", 0), this.g.scalar("six", 6)]);
-      else if (act === "LeakyRelu") y = this.g.node("LeakyRelu", [y], { alpha: onnxFloat(a.leakyrelu_alpha?.f ?? 0.2) });
-      else throw new Error(`${this.spec.name}: fused activation ${act} of ${n.name} is not supported`);
+      else y = this.g.node("LeakyRelu", [y], { alpha: onnxFloat(a.leakyrelu_alpha?.f ?? 0.2) });
     }
-    return { name: y, shape: [x.shape[0]!, ph.out, pw.out, cout], nchw: true };
+    return { name: y, shape: [x.shape[0]!, ph.out, pw.out, cout], nchw: true, ...(outWidth !== cout ? { width: outWidth } : {}) };
   }
 
   private convTranspose(n: TfNode, ins: string[]): Value {
@@ -496,6 +546,13 @@ export class TfjsGraphConverter {
   }
 
   private binary(n: TfNode, ins: string[]): Value {
+    if (n.op === "Add" || n.op === "AddV2") {
+      // The sum of two maps widened alike stays widened (0 + 0).
+      const [a, b] = ins.map((i) => this.zeroKeeping(i)) as [Value, Value];
+      if (a.width !== undefined && a.width === b.width && a.nchw && b.nchw && a.shape.join() === b.shape.join()) {
+        return { name: this.g.node("Add", [a.name, b.name]), shape: a.shape, nchw: true, width: a.width };
+      }
+    }
     // A product carries its operands' pending scales (squeeze-and-excite: gate times feature map).
     const [x, y] = ins.map((i) => (n.op === "Mul" ? this.scaledValue(i) : this.value(i))) as [Value, Value];
     const scale = x.scale === undefined && y.scale === undefined ? undefined : (x.scale ?? 1) * (y.scale ?? 1);
@@ -548,6 +605,35 @@ export class TfjsGraphConverter {
     const sym: Sym[] = [];
     for (let i = b; s > 0 ? i < e : i > e; i += s) sym.push(src[i]!);
     return { name: "", shape: [sym.length], nchw: false, sym };
+  }
+
+  /** The value for an op that keeps zero at zero (ReLU, pools, sums): widened as converted, a pending scale multiplied out. */
+  private zeroKeeping(ref: string): Value {
+    const v = this.wideValue(ref);
+    return v.scale === undefined ? v : this.value(ref);
+  }
+
+  /**
+   * TF's Pad of the channel axis only (BlazeFace's shortcut from C to 2C channels) as a 1x1
+   * convolution that copies the channels into place: ONNX Runtime keeps a convolution in its
+   * blocked layout, a Pad it does not.
+   */
+  private channelPad(ref: string, before: number, after: number): Value {
+    const x = this.zeroKeeping(ref);
+    const c = num(x.shape[3]!, ref);
+    const inWidth = x.width ?? c;
+    const cout = before + c + after;
+    const outWidth = this.blockWidth(cout);
+    const w = new Float32Array(outWidth * inWidth);
+    for (let i = 0; i < c; i++) w[(before + i) * inWidth + i] = 1;
+    const y = this.g.node("Conv", [x.name, this.g.initializer(this.g.unique("channel_pad"), [outWidth, inWidth, 1, 1], w)], { kernel_shape: [1, 1] });
+    return { name: y, shape: [x.shape[0]!, x.shape[1]!, x.shape[2]!, cout], nchw: true, ...(outWidth !== cout ? { width: outWidth } : {}) };
+  }
+
+  /** The ONNX channel count for a feature map of `c` channels: widened to whole blocks past the first (blockChannels). */
+  private blockWidth(c: number): number {
+    const b = this.spec.blockChannels;
+    return b && c > b && c % b !== 0 ? Math.ceil(c / b) * b : c;
   }
 
   private reshape(n: TfNode, ins: string[]): Value {
