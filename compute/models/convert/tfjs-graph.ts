@@ -185,7 +185,7 @@ export class TfjsGraphConverter {
     return plain;
   }
 
-  /** The converted value, possibly with a pending scale: for the consumers that take one (Conv, spatial mean, Mul). */
+  /** The converted value with its true channels (a widened one sliced back), possibly with a pending scale: for the consumers that take one (spatial mean, Mul). */
   private scaledValue(ref: string): Value {
     const v = this.wideValue(ref);
     if (v.width === undefined) return v;
