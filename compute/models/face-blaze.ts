@@ -42,7 +42,7 @@ function anchorCentres({ input, grids }: AnchorLayout): Float32Array {
  * one thread got 29 of them). On the bench clip's 720p frames a detection with the small-face
  * tiles went from 708 to 641 CPU ms and 491 to 373 ms wall.
  */
-const BATCH = Number(process.env.BATCH ?? 4);
+const BATCH = 4;
 /** Rows of the resized frame, and views of a batch, written between turns of the event loop. */
 const RESIZE_BAND_ROWS = 96;
 const VIEWS_PER_TURN = 4;
