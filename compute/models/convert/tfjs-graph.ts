@@ -176,27 +176,26 @@ export class TfjsGraphConverter {
   private value(ref: string): Value {
     const v = this.scaledValue(ref);
     if (v.scale === undefined) return v;
-    const key = `${tensorName(ref)}\u0000plain`;
-    let plain = this.values.get(key);
-    if (!plain) {
-      plain = { name: this.g.node("Mul", [v.name, this.g.scalar("scale", v.scale)]), shape: v.shape, nchw: v.nchw };
-      this.values.set(key, plain);
-    }
-    return plain;
+    return this.derived(ref, "plain", () => ({ name: this.g.node("Mul", [v.name, this.g.scalar("scale", v.scale!)]), shape: v.shape, nchw: v.nchw }));
   }
 
   /** The converted value with its true channels (a widened one sliced back), possibly with a pending scale: for the consumers that take one (spatial mean, Mul). */
   private scaledValue(ref: string): Value {
     const v = this.wideValue(ref);
     if (v.width === undefined) return v;
-    const key = `${tensorName(ref)}\u0000narrow`;
-    let narrow = this.values.get(key);
-    if (!narrow) {
-      const c = num(v.shape[3]!, ref);
-      narrow = { ...v, name: this.g.node("Slice", [v.name, this.g.int64s("starts", [0]), this.g.int64s("ends", [c]), this.g.int64s("axes", [1])]), width: undefined };
-      this.values.set(key, narrow);
+    const c = num(v.shape[3]!, ref);
+    return this.derived(ref, "narrow", () => ({ ...v, name: this.g.node("Slice", [v.name, this.g.int64s("starts", [0]), this.g.int64s("ends", [c]), this.g.int64s("axes", [1])]), width: undefined }));
+  }
+
+  /** A tensor computed from a converted value for other consumers (`kind` of it), made once per value. */
+  private derived(ref: string, kind: string, make: () => Value): Value {
+    const key = `${tensorName(ref)}\u0000${kind}`;
+    let v = this.values.get(key);
+    if (!v) {
+      v = make();
+      this.values.set(key, v);
     }
-    return narrow;
+    return v;
   }
 
   /** The converted value as converted: possibly widened (blockChannels) or with a pending scale, for the consumers that handle both. */
