@@ -5,18 +5,27 @@ import type { Models } from "../models/index.ts";
 import type { Detection } from "../types.ts";
 import { imageDetections } from "../pipelines/detections.ts";
 import type { ImagePipeline, NsfwPipeline } from "../pipelines/image/index.ts";
-import { decodeImage, encodeImage, readImageHeader, type ImageHeader } from "../media/image.ts";
+import { encodeImage, type ImageHeader } from "../media/image.ts";
+import { imageDecoders, type ImageDecoders } from "../media/image-decoders.ts";
 import { pixelBudget, type PixelBudget } from "../pixel-budget.ts";
 import { loadMediaBytes } from "./media-source.ts";
 import type { Task } from "./types.ts";
 
-export function imageTask(feature: string, pipeline: ImagePipeline, models: () => Models, budget: () => PixelBudget = pixelBudget): Task {
+/** Where an image task's pixels come from: the memory they may take, and the processes that decode them. */
+export interface ImageSources {
+  budget: () => PixelBudget;
+  decoders: () => ImageDecoders;
+}
+
+const INSTANCE: ImageSources = { budget: pixelBudget, decoders: imageDecoders };
+
+export function imageTask(feature: string, pipeline: ImagePipeline, models: () => Models, sources: ImageSources = INSTANCE): Task {
   return {
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame, format } = await decodeImage(bytes, header);
+      return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
+        const { frame, format } = await sources.decoders().decode(bytes, header, ctx.signal);
         const hidden: Detection[] = [];
         const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
         const encoded = await encodeImage(out, format);
@@ -27,13 +36,13 @@ export function imageTask(feature: string, pipeline: ImagePipeline, models: () =
   };
 }
 
-export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: () => Models, budget: () => PixelBudget = pixelBudget): Task {
+export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: () => Models, sources: ImageSources = INSTANCE): Task {
   return {
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(budget(), await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame } = await decodeImage(bytes, header);
+      return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
+        const { frame } = await sources.decoders().decode(bytes, header, ctx.signal);
         return { type: "json", body: await pipeline(frame, request.params, models()) };
       });
     },
@@ -41,14 +50,17 @@ export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: (
 }
 
 /**
- * Runs `work` on the image's bytes (and its header, for decodeImage not to read it again) once the
+ * Runs `work` on the image's bytes (and its header, for the decoder not to read it again) once the
  * budget holds its decoded pixels, and gives them back after.
  */
-async function withPixels<T>(budget: PixelBudget, bytes: Buffer, signal: AbortSignal, work: (bytes: Buffer, header?: ImageHeader) => Promise<T>): Promise<T> {
-  // decodeImage refuses what is over the limits; an unreadable header reserves nothing and lets
-  // decodeImage (reading it itself) say what is wrong.
-  const header = await readImageHeader(bytes).catch(() => undefined);
-  const release = await budget.reserve(header ? header.width * header.height : 0, signal);
+async function withPixels<T>(sources: ImageSources, bytes: Buffer, signal: AbortSignal, work: (bytes: Buffer, header?: ImageHeader) => Promise<T>): Promise<T> {
+  // The decoder refuses what is over the limits; an unreadable header reserves nothing and lets
+  // the decode (reading it itself) say what is wrong. An abort is not an unreadable header.
+  const header = await sources.decoders().readHeader(bytes, signal).catch((err) => {
+    if (signal.aborted) throw err;
+    return undefined;
+  });
+  const release = await sources.budget().reserve(header ? header.width * header.height : 0, signal);
   try {
     return await work(bytes, header);
   } finally {

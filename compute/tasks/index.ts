@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { ProbeResult, TaskRequest } from "../../schema/compute-protocol.ts";
 import { sniffMediaFormat } from "../../schema/media-format.ts";
 import { ApiError } from "../../schema/errors.ts";
+import { imageDecoders } from "../media/image-decoders.ts";
 import { sharedModels } from "../models/index.ts";
 import { IMAGE_PIPELINES } from "../pipelines/image/index.ts";
 import { VIDEO_PIPELINES } from "../pipelines/video/index.ts";
@@ -37,6 +38,7 @@ export function modelStatuses(): Record<string, "loaded" | "loading" | "idle" | 
 
 /** Loads every model at start-up, one after another, so the first requests are not the slow ones. */
 export async function warmUp(): Promise<void> {
+  imageDecoders().warm();
   try {
     await sharedModels().registry.warmAll();
   } catch (err) {

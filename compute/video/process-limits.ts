@@ -11,10 +11,17 @@ import { MAX_VIDEO_BYTES, MAX_VIDEO_FPS, MAX_VIDEO_SECONDS } from "../../schema/
 import type { VideoInfo } from "./probe.ts";
 
 export interface ProcessLimits {
-  /** CPU time of the whole process (all its threads), seconds; SIGKILL when spent. */
-  cpuSeconds: number;
-  /** Address space, bytes: allocations beyond it fail. */
+  /** CPU time of the whole process (all its threads), seconds; SIGKILL when spent. None: the caller's own timeout bounds it. */
+  cpuSeconds?: number;
+  /** Address space (or, with `memory: "data"`, heap and private writable mappings), bytes: allocations beyond it fail. */
   memoryBytes: number;
+  /**
+   * Which kernel limit bounds memory: RLIMIT_AS (default; ffmpeg) or RLIMIT_DATA, for Node, whose
+   * V8 and WebAssembly reserve gigabytes of address space they never touch (node dies at start
+   * under RLIMIT_AS of 8 GB with a WebAssembly module loaded); RLIMIT_DATA counts what is made
+   * writable, which is what a decoder's allocations are.
+   */
+  memory?: "address-space" | "data";
   /** Largest file the process may write, bytes (0: it writes to pipes only). */
   fileBytes: number;
 }

@@ -63,8 +63,9 @@ export function sandboxed(binary: string, args: string[], limits: ProcessLimits)
     command: PRLIMIT,
     args: [
       // soft = hard: the kernel sends SIGKILL at once (ffmpeg would treat SIGXCPU as a polite stop request).
-      `--cpu=${limits.cpuSeconds}:${limits.cpuSeconds}`,
-      `--as=${limits.memoryBytes}:${limits.memoryBytes}`,
+      ...(limits.cpuSeconds === undefined ? [] : [`--cpu=${limits.cpuSeconds}:${limits.cpuSeconds}`]),
+      // Plain byte counts: util-linux's prlimit crashed here on suffixes ("--as=8G").
+      `--${limits.memory === "data" ? "data" : "as"}=${limits.memoryBytes}:${limits.memoryBytes}`,
       `--fsize=${limits.fileBytes}:${limits.fileBytes}`,
       "--",
       ...(net ? [UNSHARE, ...net, "--"] : []),
@@ -85,7 +86,7 @@ export function limitBroken(signal: NodeJS.Signals | null, killedByUs: boolean, 
   if (limitsDisabled()) return null;
   if (signal === "SIGXFSZ") return { kind: "output-size", text: `output-size limit (${mib(limits.fileBytes)} MiB)` };
   // Nothing else here sends SIGKILL: the CPU limit (or the kernel's OOM killer, rarer under an address-space limit).
-  if (signal === "SIGKILL" && !killedByUs) return { kind: "cpu", text: `CPU-time limit (${limits.cpuSeconds} s)` };
+  if (signal === "SIGKILL" && !killedByUs && limits.cpuSeconds !== undefined) return { kind: "cpu", text: `CPU-time limit (${limits.cpuSeconds} s)` };
   // How ffmpeg, x264 and the loader say an allocation failed (EAGAIN: no room for a thread's stack).
   if (/Cannot allocate memory|Failed to allocate|malloc of size \d+ failed|failed to map segment|Resource temporarily unavailable|out of memory/i.test(stderr)) {
     return { kind: "memory", text: `memory limit (${mib(limits.memoryBytes)} MiB)` };
