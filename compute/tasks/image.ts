@@ -25,12 +25,16 @@ export function imageTask(feature: string, pipeline: ImagePipeline, models: () =
     media: "image",
     async run(request, ctx) {
       return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame, format } = await sources.decoders().decode(bytes, header, ctx.signal);
-        const hidden: Detection[] = [];
-        const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
-        const encoded = await encodeImage(out, format);
-        const detections = request.params.return_detections === true ? imageDetections(frame, hidden) : undefined;
-        return { type: "media", body: encoded.bytes, contentType: encoded.contentType, ...(detections ? { detections } : {}) };
+        const { frame, format, release } = await sources.decoders().decode(bytes, header, ctx.signal);
+        try {
+          const hidden: Detection[] = [];
+          const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
+          const encoded = await encodeImage(out, format);
+          const detections = request.params.return_detections === true ? imageDetections(frame, hidden) : undefined;
+          return { type: "media", body: encoded.bytes, contentType: encoded.contentType, ...(detections ? { detections } : {}) };
+        } finally {
+          release(); // the encoded bytes and detections are new objects: nothing refers to the pixels now
+        }
       });
     },
   };
@@ -42,8 +46,12 @@ export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: (
     media: "image",
     async run(request, ctx) {
       return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame } = await sources.decoders().decode(bytes, header, ctx.signal);
-        return { type: "json", body: await pipeline(frame, request.params, models()) };
+        const { frame, release } = await sources.decoders().decode(bytes, header, ctx.signal);
+        try {
+          return { type: "json", body: await pipeline(frame, request.params, models()) };
+        } finally {
+          release();
+        }
       });
     },
   };

@@ -82,18 +82,20 @@ describe("image decoder processes", () => {
     expect((err as ApiError).message).toMatch(/decoder process was killed \(SIGKILL/);
     expect((await decoders.decode(readFileSync(path.join(PHOTOS, "astronaut.png")))).frame.width).toBe(512);
     expect(decoderPids()).not.toContain(pid);
+    // The scratch files the pixels come back through were unlinked when opened.
+    expect(readdirSync("/dev/shm").filter((f) => f.startsWith("obscura-pixels-"))).toEqual([]);
   });
 
   it("stop a decode past the memory limit or the time limit with 422 corrupt_media naming it", async () => {
     const png = await hugePng();
     const small = pool({ processes: 1, memoryMb: 160 });
-    const memory = await small.decode(png).catch((e: unknown) => e as ApiError);
+    const memory = (await small.decode(png).catch((e: unknown) => e)) as ApiError;
     expect(memory.code).toBe("corrupt_media");
     expect(memory.message).toMatch(/memory limit \(160 MiB\)|out of memory|allocate/i);
     expect((await small.decode(readFileSync(path.join(PHOTOS, "astronaut.png")))).frame.width).toBe(512);
 
     const slow = pool({ processes: 1, timeoutSeconds: 0.2 });
-    const timeout = await slow.decode(png).catch((e: unknown) => e as ApiError);
+    const timeout = (await slow.decode(png).catch((e: unknown) => e)) as ApiError;
     expect(timeout.code).toBe("corrupt_media");
     expect(timeout.message).toMatch(/took longer than 0.2 s/);
   });
@@ -114,6 +116,19 @@ describe("image decoder processes", () => {
     const frames = await Promise.all(Array.from({ length: 9 }, () => decoders.decode(bytes)));
     expect(frames.every((f) => f.frame.width === 512)).toBe(true);
     expect(decoderPids().length).toBeLessThanOrEqual(2);
+  });
+
+  it("never decode into pixels still in use: a frame keeps its pixels until released; a released buffer is reused", async () => {
+    const decoders = pool({ processes: 1 });
+    const solid = (r: number) => sharp({ create: { width: 640, height: 480, channels: 3, background: { r, g: 0, b: 0 } } }).png().toBuffer();
+    const a = await decoders.decode(await solid(200));
+    const b = await decoders.decode(await solid(100));
+    expect([a.frame.data[0], b.frame.data[0]]).toEqual([200, 100]);
+    expect(a.frame.data.every((v, i) => v === (i % 3 === 0 ? 200 : 0))).toBe(true);
+    a.release();
+    const c = await decoders.decode(await solid(50));
+    expect(c.frame.data.buffer).toBe(a.frame.data.buffer); // a's buffer, given back, took c's pixels
+    expect(b.frame.data.every((v, i) => v === (i % 3 === 0 ? 100 : 0))).toBe(true);
   });
 
   it("give up a request on abort, with the abort's reason", async () => {
