@@ -9,6 +9,7 @@ import { IMAGE_PIPELINES } from "../pipelines/image/index.ts";
 import { VIDEO_PIPELINES } from "../pipelines/video/index.ts";
 import { checkVideoLimits } from "../video/limits.ts";
 import { probeVideo } from "../video/probe.ts";
+import { processSpawner } from "../video/spawner.ts";
 import { imageTask, nsfwImageTask } from "./image.ts";
 import { loadMediaFile } from "./media-source.ts";
 import { nsfwVideoTask } from "./nsfw-video.ts";
@@ -38,6 +39,8 @@ export function modelStatuses(): Record<string, "loaded" | "loading" | "idle" | 
 
 /** Loads every model at start-up, one after another, so the first requests are not the slow ones. */
 export async function warmUp(): Promise<void> {
+  // Both fork now, while compute is small: a fork later, at 1 GB and more, stops its event loop for ~100 ms.
+  processSpawner().start();
   imageDecoders().warm();
   try {
     await sharedModels().registry.warmAll();

@@ -25,9 +25,9 @@ export const NSFW_VIDEO_SAMPLES = 15;
 async function frameAt(path: string, seconds: number, info: VideoInfo, signal: AbortSignal): Promise<Frame | null> {
   const { width, height } = info;
   const args = ["-v", "error", "-ss", seconds.toFixed(3), ...untrustedInput(path), "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"];
-  const proc = startMediaProcess(ffmpegPath(), args, { stdout: true, signal, limits: decoderLimits(info) });
+  const proc = await startMediaProcess(ffmpegPath(), args, { stdout: true, signal, limits: decoderLimits(info) });
   const chunks: Buffer[] = [];
-  proc.child.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
+  proc.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));
   await proc.exited;
   const limit = proc.limitBroken();
   if (limit) throw new ApiError("corrupt_media", `The video could not be decoded: decoding exceeded its ${limit.text}.`);

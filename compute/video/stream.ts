@@ -132,22 +132,22 @@ export async function processVideo(inputPath: string, outputPath: string, option
     }
   };
   try {
-    decoder = startMediaProcess(ffmpegPath(), decoderArgs(inputPath, info), { stdout: true, signal: kill.signal, limits: decoderLimits(info) });
-    encoderProc = startMediaProcess(ffmpegPath(), encoderArgs(inputPath, tempOutput, info, encoder), { stdin: true, signal: kill.signal, limits: encoderLimits(info) });
+    decoder = await startMediaProcess(ffmpegPath(), decoderArgs(inputPath, info), { stdout: true, signal: kill.signal, limits: decoderLimits(info) });
+    encoderProc = await startMediaProcess(ffmpegPath(), encoderArgs(inputPath, tempOutput, info, encoder), { stdin: true, signal: kill.signal, limits: encoderLimits(info) });
     const enc = encoderProc;
     const encoderDied: Promise<never> = enc.exited.then((code) => {
       throw encoderFailure(enc, `stopped (exit ${code})`);
     });
     encoderDied.catch(() => {});
 
-    const reader = new RawFrameReader(decoder.child.stdout!, frameBytes);
+    const reader = new RawFrameReader(decoder.stdout!, frameBytes);
     let received = 0;
     let written = 0;
     const write = async (frames: Frame[]) => {
       for (const frame of frames) {
         if (written >= received) throw new ApiError("internal_error", "The frame processor returned more frames than it was given.");
         assertFrameShape(frame, info);
-        await writeWithBackpressure(enc.child.stdin!, frame.data, encoderDied);
+        await writeWithBackpressure(enc.stdin!, frame.data, encoderDied);
         written++;
       }
       report(Math.min(99, Math.floor((written / Math.max(info.frameCount, received)) * 100)));
@@ -188,7 +188,7 @@ export async function processVideo(inputPath: string, outputPath: string, option
     if (written !== received) {
       throw new ApiError("internal_error", `The frame processor returned ${written} of ${received} frames.`);
     }
-    enc.child.stdin!.end();
+    enc.stdin!.end();
     const encoderCode = await enc.exited;
     if (encoderCode !== 0) throw encoderFailure(enc, `failed (exit ${encoderCode})`);
     await moveFile(tempOutput, outputPath);

@@ -1,7 +1,7 @@
 // Untrusted media: the ffmpeg in use is the maintained one, and every ffmpeg/ffprobe the pipeline
 // starts runs under its limits (CPU time, address space, file size, no network). A process
 // stopped by a limit fails its task with the intended error code, and leaves nothing running.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, readlinkSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { createServer } from "node:http";
@@ -18,6 +18,7 @@ import * as processLimits from "../../compute/video/process-limits.ts";
 import { checkSandbox, networkIsolationArgs, untrustedProbeInput } from "../../compute/video/sandbox.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import { makePanZoomVideo } from "../fixtures/make-video.ts";
+import { descendantProcesses } from "./processes.ts";
 
 // The real budgets unless a test narrows one (vi.mocked(...).mockReturnValueOnce).
 vi.mock("../../compute/video/process-limits.ts", async (importOriginal) => {
@@ -43,12 +44,7 @@ afterEach(() => {
 });
 
 function mediaChildren(): number[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)], { encoding: "utf8" })
-      .split("\n").filter((l) => /ffmpeg|ffprobe|prlimit|unshare/.test(l)).map((l) => Number(l.trim().split(/\s+/)[0]));
-  } catch {
-    return []; // ps exits 1 when there are no children at all
-  }
+  return descendantProcesses().filter((l) => /ffmpeg|ffprobe|prlimit|unshare/.test(l)).map((l) => Number(l.split(" ")[0]));
 }
 
 /** "Max cpu time  12  12  seconds" -> [12, 12] (soft, hard). */
@@ -119,9 +115,9 @@ describe("every decoding process runs under its limits", () => {
     const limits = { cpuSeconds: 1, memoryBytes: 6144 * 1024 ** 2, fileBytes: 0 };
     const started = Date.now();
     // Work without end: decoding a synthetic source forever, as a decoder bomb would.
-    const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720", "-f", "null", "-"], { limits });
+    const proc = await startMediaProcess(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=1280x720", "-f", "null", "-"], { limits });
     expect(await proc.exited).toBe(null);
-    expect(proc.child.signalCode).toBe("SIGKILL");
+    expect(proc.signal()).toBe("SIGKILL");
     expect(proc.limitBroken()).toEqual({ kind: "cpu", text: "CPU-time limit (1 s)" });
     expect(Date.now() - started).toBeLessThan(15_000);
   });
@@ -178,7 +174,7 @@ describe("no network", () => {
   });
 
   it("a network URL as input is refused by the protocol whitelist, before any connection", async () => {
-    const proc = startMediaProcess(ffprobePath(), ["-v", "error", "-show_format", ...untrustedProbeInput(url)]);
+    const proc = await startMediaProcess(ffprobePath(), ["-v", "error", "-show_format", ...untrustedProbeInput(url)]);
     expect(await proc.exited).not.toBe(0);
     expect(proc.stderrTail()).toMatch(/Protocol 'http' not on whitelist 'file'/);
     expect(requests).toBe(0);
@@ -189,7 +185,7 @@ describe("no network", () => {
     await promisify(execFile)(ffprobePath(), ["-v", "error", "-show_format", url], { timeout: 30_000 });
     expect(requests).toBeGreaterThan(0);
     const before = requests;
-    const proc = startMediaProcess(ffprobePath(), ["-v", "error", "-show_format", url]);
+    const proc = await startMediaProcess(ffprobePath(), ["-v", "error", "-show_format", url]);
     expect(await proc.exited).not.toBe(0);
     expect(requests).toBe(before);
   });

@@ -41,12 +41,12 @@ describe.skipIf(!existsSync("/proc/thread-self"))("work priority", () => {
 
   it("runs every thread of an ffmpeg process below the main thread", async () => {
     // A decode without end, stopped once its threads are read.
-    const proc = startMediaProcess(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-c:v", "libx264", "-f", "null", "-"], {
+    const proc = await startMediaProcess(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-c:v", "libx264", "-f", "null", "-"], {
       limits: { cpuSeconds: 30, memoryBytes: 6144 * 1024 ** 2, fileBytes: 0 },
     });
     try {
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const nices = threadNices(proc.child.pid!);
+      const nices = threadNices(proc.pid);
       expect(nices.size).toBeGreaterThan(1); // x264's threads too
       for (const nice of nices.values()) expect(nice).toBeGreaterThanOrEqual(workNice());
     } finally {

@@ -14,6 +14,7 @@ import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
 import { makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
+import { descendantProcesses } from "./processes.ts";
 
 let dir: string;
 let clip: string; // 640x360, 25 fps, 5 s = 125 frames, AAC audio
@@ -42,12 +43,7 @@ function ffprobeStreams(path: string): Array<Record<string, unknown>> {
 }
 
 function ffmpegChildren(): string[] {
-  try {
-    return execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(process.pid)], { encoding: "utf8" })
-      .split("\n").filter((l) => /ffmpeg|ffprobe/.test(l));
-  } catch {
-    return []; // ps exits 1 when there are no children at all
-  }
+  return descendantProcesses().filter((l) => /ffmpeg|ffprobe/.test(l));
 }
 
 // Frame-alignment marks: the frame index in binary (8 cells of 16x16, white = 1) on the top row,
