@@ -35,6 +35,8 @@ export interface SpawnedTool {
 }
 
 interface Tracked {
+  /** Known once spawned (-1 before). */
+  pid: number;
   spawned(pid: number): void;
   stderr(text: string): void;
   exit(exit: ToolExit): void;
@@ -61,7 +63,11 @@ export class ProcessSpawner {
     });
     child.once("exit", (code, signal) => {
       if (this.#child === child) this.#child = undefined;
-      for (const tool of this.#tools.values()) tool.exit({ code: -1, signal: null, error: `the process spawner stopped (${signal ?? `exit ${code}`})` });
+      for (const tool of this.#tools.values()) {
+        // Its tools outlive it (they are its children, not ours): nobody could stop them any more.
+        killPid(tool.pid);
+        tool.exit({ code: -1, signal: null, error: `the process spawner stopped (${signal ?? `exit ${code}`})` });
+      }
     });
     this.#idle();
   }
@@ -79,8 +85,12 @@ export class ProcessSpawner {
     let started!: (pid: number) => void;
     const pid = new Promise<number>((resolve) => (started = resolve));
     const exited = new Promise<ToolExit>((resolve) => {
-      this.#tools.set(id, {
-        spawned: started,
+      const tracked: Tracked = {
+        pid: -1,
+        spawned: (pid) => {
+          tracked.pid = pid;
+          started(pid);
+        },
         stderr: (text) => stderr(text),
         exit: (exit) => {
           alive = false;
@@ -89,7 +99,8 @@ export class ProcessSpawner {
           started(-1);
           resolve(exit);
         },
-      });
+      };
+      this.#tools.set(id, tracked);
     });
     child.channel?.ref(); // replies are awaited: keep the process alive for them
     const request: SpawnerRequest = { type: "spawn", id, command, args, stream: options.stream, nice: options.nice };
@@ -112,7 +123,7 @@ export class ProcessSpawner {
 
   /** Stops the spawner and the tools it runs (tests). */
   stop(): void {
-    this.#child?.kill("SIGKILL");
+    this.#child?.kill("SIGKILL"); // its exit kills the tools
   }
 
   /** With no tool running, the spawner and its socket do not keep compute's event loop alive. */
@@ -145,6 +156,14 @@ export class ProcessSpawner {
     server.unref();
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     return { server, path };
+  }
+}
+
+function killPid(pid: number): void {
+  try {
+    if (pid > 0) process.kill(pid, "SIGKILL");
+  } catch {
+    // Gone already.
   }
 }
 

@@ -48,6 +48,9 @@ describe("the process spawner", () => {
     spawner.stop();
     const exit = await tool.exited;
     expect(exit.error).toMatch(/the process spawner stopped/);
+    // Its tool did not outlive it.
+    for (let i = 0; i < 50 && existsSync(`/proc/${tool.pid}`); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(existsSync(`/proc/${tool.pid}`)).toBe(false);
     const next = await spawner.spawn("/bin/true", [], { stream: null, nice: 0 });
     expect((await next.exited).code).toBe(0);
   });
