@@ -107,18 +107,19 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
 
 /**
  * Wall and CPU of the timed part only (not Node's start-up, imports, model loading or warm-up):
- * this process (Node, model threads) plus the ffmpegs it reaped. With `stages`, Node's CPU
+ * this process (Node, model threads) plus the ffmpegs (started and reaped by compute's process
+ * spawner, a child of this process). With `stages`, Node's CPU
  * outside every timed stage is added too: mostly reading decoded frames from the pipe and writing
  * them to the encoder, plus garbage collection and threads that run on between stages.
  */
 async function timedPart(run: () => Promise<number>, stages?: StageTotals): Promise<CaseResult> {
   const cpu0 = process.cpuUsage();
-  const reaped0 = reapedChildrenCpuSeconds();
+  const reaped0 = childrenCpuSeconds();
   const t0 = performance.now();
   const frames = await run();
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  const reaped1 = reapedChildrenCpuSeconds();
+  const reaped1 = childrenCpuSeconds();
   const nodeCpuSeconds = (cpu.user + cpu.system) / 1e6;
   const timedCpuSeconds = reaped0 === null || reaped1 === null ? undefined : nodeCpuSeconds + reaped1 - reaped0;
   if (stages) {
@@ -179,6 +180,30 @@ function sampleTree(pid: number, sample: TreeSample): void {
   } catch {
     // The process ended between listing and reading.
   }
+}
+
+/**
+ * CPU seconds of this process's children: those it reaped, and the live process spawner
+ * (compute/video/spawner.ts) with the ffmpegs it reaped; Linux only.
+ */
+function childrenCpuSeconds(): number | null {
+  const reaped = reapedChildrenCpuSeconds();
+  if (reaped === null) return null;
+  let spawner = 0;
+  for (const task of readdirSync("/proc/self/task")) {
+    for (const pid of readFileSync(`/proc/self/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) {
+      try {
+        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("spawner-process.ts")) continue;
+        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        // utime, stime, cutime, cstime: fields 14-17 of stat (11-14 after the command name).
+        spawner += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+      } catch {
+        // Ended between listing and reading.
+      }
+    }
+  }
+  return reaped + spawner;
 }
 
 /** CPU seconds of this process's reaped children (utime+stime of their whole trees); Linux only. */
