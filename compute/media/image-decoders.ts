@@ -25,7 +25,7 @@ import { ApiError } from "../../schema/errors.ts";
 import type { ErrorCode } from "../../schema/errors.ts";
 import { MAX_IMAGE_PIXELS, MAX_IMAGE_SIDE } from "../../schema/limits.ts";
 import { limitBroken, sandboxed } from "../video/sandbox.ts";
-import type { ProcessLimits } from "../video/process-limits.ts";
+import { positiveSetting, type ProcessLimits } from "../video/process-limits.ts";
 import { lowerPriority } from "../priority.ts";
 import type { DecodedImage, ImageHeader } from "./image.ts";
 import { PIXELS_FD } from "./decoder-process.ts";
@@ -54,19 +54,11 @@ const STDERR_TAIL_BYTES = 2048;
  */
 const LIFETIME_CPU_SECONDS = 1800;
 
-function setting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number (got ${raw}).`);
-  return value;
-}
-
 export function imageDecoderOptions(): ImageDecoderOptions {
   return {
-    processes: Math.max(1, Math.round(setting("OBSCURA_IMAGE_DECODERS", 2))),
-    memoryMb: setting("OBSCURA_DECODER_MEMORY_MB", 1024),
-    timeoutSeconds: setting("OBSCURA_DECODE_TIMEOUT_S", 60),
+    processes: Math.max(1, Math.round(positiveSetting("OBSCURA_IMAGE_DECODERS", 2))),
+    memoryMb: positiveSetting("OBSCURA_DECODER_MEMORY_MB", 1024),
+    timeoutSeconds: positiveSetting("OBSCURA_DECODE_TIMEOUT_S", 60),
     requestsPerProcess: 100,
   };
 }

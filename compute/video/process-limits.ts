@@ -40,8 +40,12 @@ const DEFAULT_MEMORY_MB = 6144;
 /** 4x the largest accepted input: CRF 20 output measured at 0.4x its input for 4K noise. */
 const DEFAULT_OUTPUT_MB = (4 * MAX_VIDEO_BYTES) / MiB;
 
-/** Operator overrides (README): FFMPEG_CPU_SCALE multiplies every CPU budget; FFMPEG_MEMORY_MB, FFMPEG_OUTPUT_MB replace the defaults. */
-function setting(name: string, fallback: number): number {
+/**
+ * A positive number from the environment variable `name`, else `fallback`: the operator overrides
+ * (README). Here FFMPEG_CPU_SCALE multiplies every CPU budget and FFMPEG_MEMORY_MB,
+ * FFMPEG_OUTPUT_MB replace the defaults; the image decoders read theirs with it too.
+ */
+export function positiveSetting(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -51,11 +55,11 @@ function setting(name: string, fallback: number): number {
 
 function cpu(seconds: number): number {
   // RLIMIT_CPU counts whole seconds.
-  return Math.max(1, Math.ceil(seconds * setting("FFMPEG_CPU_SCALE", 1)));
+  return Math.max(1, Math.ceil(seconds * positiveSetting("FFMPEG_CPU_SCALE", 1)));
 }
 
 function memoryBytes(): number {
-  return Math.round(setting("FFMPEG_MEMORY_MB", DEFAULT_MEMORY_MB) * MiB);
+  return Math.round(positiveSetting("FFMPEG_MEMORY_MB", DEFAULT_MEMORY_MB) * MiB);
 }
 
 /** Megapixel-frames the video declares, bounded by what the media limits allow however many frames the header claims. */
@@ -79,6 +83,6 @@ export function encoderLimits(info: VideoInfo): ProcessLimits {
   return {
     cpuSeconds: cpu(BASE_CPU_SECONDS + ENCODE_CPU_PER_MEGAPIXEL_FRAME * megapixelFrames(info)),
     memoryBytes: memoryBytes(),
-    fileBytes: Math.round(setting("FFMPEG_OUTPUT_MB", DEFAULT_OUTPUT_MB) * MiB),
+    fileBytes: Math.round(positiveSetting("FFMPEG_OUTPUT_MB", DEFAULT_OUTPUT_MB) * MiB),
   };
 }
