@@ -9,7 +9,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
-import { getPriority, setPriority } from "node:os";
+import { lowerPriority } from "../priority.ts";
 
 export type SpawnerRequest =
   | { type: "spawn"; id: number; command: string; args: string[]; stream: "stdin" | "stdout" | null; nice: number }
@@ -33,11 +33,7 @@ function start(request: Extract<SpawnerRequest, { type: "spawn" }>, socket: Sock
   if (child.pid !== undefined) {
     // Below compute's main thread (compute/priority.ts), set before prlimit and unshare have exec'd
     // the tool, so the threads it starts inherit it.
-    try {
-      if (request.nice > 0 && getPriority(child.pid) < request.nice) setPriority(child.pid, request.nice);
-    } catch {
-      // Gone already: its exit is reported below.
-    }
+    lowerPriority(child.pid, request.nice);
     send({ type: "spawned", id: request.id, pid: child.pid });
   }
   child.stderr!.setEncoding("utf8");
