@@ -5,7 +5,7 @@ import type { Models } from "../models/index.ts";
 import type { Detection } from "../types.ts";
 import { imageDetections } from "../pipelines/detections.ts";
 import type { ImagePipeline, NsfwPipeline } from "../pipelines/image/index.ts";
-import { encodeImage, type ImageHeader } from "../media/image.ts";
+import { encodeImage, type DecodedImage } from "../media/image.ts";
 import { imageDecoders, type ImageDecoders } from "../media/image-decoders.ts";
 import { pixelBudget, type PixelBudget } from "../pixel-budget.ts";
 import { loadMediaBytes } from "./media-source.ts";
@@ -24,17 +24,12 @@ export function imageTask(feature: string, pipeline: ImagePipeline, models: () =
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame, format, release } = await sources.decoders().decode(bytes, header, ctx.signal);
-        try {
-          const hidden: Detection[] = [];
-          const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
-          const encoded = await encodeImage(out, format);
-          const detections = request.params.return_detections === true ? imageDetections(frame, hidden) : undefined;
-          return { type: "media", body: encoded.bytes, contentType: encoded.contentType, ...(detections ? { detections } : {}) };
-        } finally {
-          release(); // the encoded bytes and detections are new objects: nothing refers to the pixels now
-        }
+      return withImage(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async ({ frame, format }) => {
+        const hidden: Detection[] = [];
+        const out = await pipeline(frame, request.params, models(), (found) => hidden.push(...found));
+        const encoded = await encodeImage(out, format);
+        const detections = request.params.return_detections === true ? imageDetections(frame, hidden) : undefined;
+        return { type: "media", body: encoded.bytes, contentType: encoded.contentType, ...(detections ? { detections } : {}) };
       });
     },
   };
@@ -45,23 +40,20 @@ export function nsfwImageTask(feature: string, pipeline: NsfwPipeline, models: (
     feature,
     media: "image",
     async run(request, ctx) {
-      return withPixels(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async (bytes, header) => {
-        const { frame, release } = await sources.decoders().decode(bytes, header, ctx.signal);
-        try {
-          return { type: "json", body: await pipeline(frame, request.params, models()) };
-        } finally {
-          release();
-        }
-      });
+      return withImage(sources, await loadMediaBytes(request.media, "image", ctx.signal), ctx.signal, async ({ frame }) => ({
+        type: "json",
+        body: await pipeline(frame, request.params, models()),
+      }));
     },
   };
 }
 
 /**
- * Runs `work` on the image's bytes (and its header, for the decoder not to read it again) once the
- * budget holds its decoded pixels, and gives them back after.
+ * Runs `work` on the decoded image once the budget holds its pixels; afterwards the pixel buffer
+ * goes back to the decoders and the reservation to the budget (`work`'s result is new objects,
+ * encoded bytes or JSON: nothing in it refers to the pixels).
  */
-async function withPixels<T>(sources: ImageSources, bytes: Buffer, signal: AbortSignal, work: (bytes: Buffer, header?: ImageHeader) => Promise<T>): Promise<T> {
+async function withImage<T>(sources: ImageSources, bytes: Buffer, signal: AbortSignal, work: (image: DecodedImage) => Promise<T>): Promise<T> {
   // The decoder refuses what is over the limits; an unreadable header reserves nothing and lets
   // the decode (reading it itself) say what is wrong. An abort is not an unreadable header.
   const header = await sources.decoders().readHeader(bytes, signal).catch((err) => {
@@ -70,7 +62,12 @@ async function withPixels<T>(sources: ImageSources, bytes: Buffer, signal: Abort
   });
   const release = await sources.budget().reserve(header ? header.width * header.height : 0, signal);
   try {
-    return await work(bytes, header);
+    const image = await sources.decoders().decode(bytes, header, signal);
+    try {
+      return await work(image);
+    } finally {
+      image.release();
+    }
   } finally {
     release();
   }
