@@ -19,12 +19,13 @@
 //
 // Usage: npm run bench:images [-- --runs 5] [-- --only face-blur,nsfw] [-- --help]
 import { spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rename } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
+import { liveChildrenCpuSeconds } from "./proc.ts";
 import { addStage, recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
 import { timeStage } from "../compute/timing.ts";
 
@@ -69,32 +70,18 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** CPU ms spent so far by this process's child processes that are still running (the image decoders), from /proc. */
-function childrenCpuMs(): number {
-  let ticks = 0;
-  try {
-    for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
-      for (const pid of readFileSync(`/proc/${process.pid}/task/${tid}/children`, "utf8").trim().split(" ").filter(Boolean)) {
-        // utime and stime: fields 14 and 15, counted after the ")" that ends the command name.
-        const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-        ticks += Number(fields[11]) + Number(fields[12]);
-      }
-    }
-  } catch {
-    // A child that ended between the reads: its CPU is lost to this figure (decoders live for 100 requests).
-  }
-  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
-}
+/** CPU ms spent so far by the image decoder processes (compute/media/image-decoders.ts). */
+const decoderCpuMs = () => liveChildrenCpuSeconds("decoder-process.ts") * 1000;
 
 /** Wall and CPU ms of `fn`; CPU includes the decoder processes' (the image's decode happens there). */
 async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; cpuMs: number }> {
   const c0 = process.cpuUsage();
-  const k0 = childrenCpuMs();
+  const k0 = decoderCpuMs();
   const t0 = performance.now();
   await fn();
   const ms = performance.now() - t0;
   const c = process.cpuUsage(c0);
-  return { ms, cpuMs: (c.user + c.system) / 1000 + childrenCpuMs() - k0 };
+  return { ms, cpuMs: (c.user + c.system) / 1000 + decoderCpuMs() - k0 };
 }
 
 async function bigPhoto(): Promise<string> {
@@ -119,9 +106,9 @@ async function runCase(name: string, files: Record<string, string>, runs: number
   let stages: StageTotals | undefined; // the timed runs' totals (none during warm-up)
   const once = async (bytes: Buffer) => {
     // As compute does: the header (for the pixel budget), then the pixels, in a decoder process.
-    const decoderCpu = childrenCpuMs();
+    const decoderCpu = decoderCpuMs();
     const { frame, format, release } = await timeStage("decode", async () => imageDecoders().decode(bytes, await imageDecoders().readHeader(bytes)));
-    if (stages) addStage(stages, "decoder process (in decode)", null, childrenCpuMs() - decoderCpu);
+    if (stages) addStage(stages, "decoder process (in decode)", null, decoderCpuMs() - decoderCpu);
     const out = await timeStage<unknown>("rest of pipeline", () => pipeline(frame, { ...feature.params }, models));
     if (feature.id !== "image.nsfw") await timeStage("encode", () => encodeImage(out as Parameters<typeof encodeImage>[0], format));
     release();

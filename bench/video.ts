@@ -22,7 +22,7 @@
 // emoji overlay), tracking and the rest of the processor, and Node's CPU outside those stages
 // (mostly reading and writing the raw-frame pipes, GC). Options: npm run bench:video -- --help.
 import { spawn } from "node:child_process";
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,6 +34,7 @@ import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
 import { makePanZoomVideo } from "../test/fixtures/make-video.ts";
 import { warmUp } from "./warm-up.ts";
+import { childPids, cpuSeconds, liveChildrenCpuSeconds } from "./proc.ts";
 import { addStage, recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
 import { timeStage } from "../compute/timing.ts";
 import type { ChunkProcessor } from "../compute/video/stream.ts";
@@ -167,16 +168,8 @@ function sampleTree(pid: number, sample: TreeSample): void {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     sample.rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
     const role = sample.ffmpegCpu.get(pid)?.role ?? ffmpegRole(pid);
-    if (role) {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      // utime, stime are fields 14 and 15 of stat (11 and 12 after the command name); USER_HZ is 100 on Linux.
-      sample.ffmpegCpu.set(pid, { role, seconds: (Number(fields[11]) + Number(fields[12])) / 100 });
-    }
-    for (const task of readdirSync(`/proc/${pid}/task`)) {
-      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-      for (const child of children ? children.split(/\s+/) : []) sampleTree(Number(child), sample);
-    }
+    if (role) sample.ffmpegCpu.set(pid, { role, seconds: cpuSeconds(pid, { own: true }) });
+    for (const child of childPids(pid)) sampleTree(child, sample);
   } catch {
     // The process ended between listing and reading.
   }
@@ -188,31 +181,13 @@ function sampleTree(pid: number, sample: TreeSample): void {
  */
 function childrenCpuSeconds(): number | null {
   const reaped = reapedChildrenCpuSeconds();
-  if (reaped === null) return null;
-  let spawner = 0;
-  for (const task of readdirSync("/proc/self/task")) {
-    for (const pid of readFileSync(`/proc/self/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean)) {
-      try {
-        if (!readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("spawner-process.ts")) continue;
-        const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-        const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-        // utime, stime, cutime, cstime: fields 14-17 of stat (11-14 after the command name).
-        spawner += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
-      } catch {
-        // Ended between listing and reading.
-      }
-    }
-  }
-  return reaped + spawner;
+  return reaped === null ? null : reaped + liveChildrenCpuSeconds("spawner-process.ts");
 }
 
 /** CPU seconds of this process's reaped children (utime+stime of their whole trees); Linux only. */
 function reapedChildrenCpuSeconds(): number | null {
   try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // Fields 16 and 17 of stat (cutime, cstime) are at 13 and 14 after the command name; USER_HZ is 100 on Linux.
-    return (Number(fields[13]) + Number(fields[14])) / 100;
+    return cpuSeconds("self", { reaped: true });
   } catch {
     return null;
   }
