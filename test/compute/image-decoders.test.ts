@@ -11,6 +11,7 @@ import { decodeImage } from "../../compute/media/image.ts";
 import { ImageDecoders, imageDecoderOptions, type ImageDecoderOptions } from "../../compute/media/image-decoders.ts";
 import { networkIsolationArgs } from "../../compute/video/sandbox.ts";
 import { codeOf } from "./error-code.ts";
+import { descendantProcesses } from "./processes.ts";
 import { PHOTOS } from "./photos.ts";
 
 const MEDIA = path.join(import.meta.dirname, "../fixtures/media");
@@ -26,16 +27,17 @@ afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
 
-/** Node processes this test process started (the decoders: prlimit and unshare exec them in place). */
+/** The decoder processes this test process started (prlimit and unshare exec them in place). */
 function decoderPids(): number[] {
-  const pids: number[] = [];
-  for (const tid of readdirSync(`/proc/${process.pid}/task`)) {
-    const children = readFileSync(`/proc/${process.pid}/task/${tid}/children`, "utf8").trim();
-    for (const pid of children ? children.split(" ").map(Number) : []) {
-      if (readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("decoder-process.ts")) pids.push(pid);
-    }
-  }
-  return pids;
+  return descendantProcesses()
+    .map((line) => Number(line.split(" ")[0]))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("decoder-process.ts");
+      } catch {
+        return false; // ended since it was listed
+      }
+    });
 }
 
 /** A 48 MP PNG of one colour: a few KB to send, 144 MB and about a second to decode. */
