@@ -99,9 +99,10 @@ export class FaceDetector {
   /**
    * Every face in the frame. `smallFaces: false` leaves out the small-face tiles (about 3/4 of the
    * work on a 720p frame): video runs them on every other detection run and lets the tracker
-   * carry small faces between (compute/pipelines/video/common.ts).
+   * carry small faces between (compute/pipelines/video/common.ts); a function picks the small-face
+   * tiles to look at (video looks again only where the picture changed, small-face-scans.ts).
    */
-  async detect(frame: Frame, { smallFaces = true }: { smallFaces?: boolean } = {}): Promise<Detection[]> {
+  async detect(frame: Frame, { smallFaces = true }: { smallFaces?: boolean | ((tile: Box) => boolean) } = {}): Promise<Detection[]> {
     await this.load();
     const { width, height } = frame;
     const long = Math.max(width, height);
@@ -114,7 +115,7 @@ export class FaceDetector {
     const cap = o.blazeMaxFraction * side;
     if (this.blaze) {
       const blaze = this.blaze;
-      if (smallFaces) small = this.smallFaceCandidates(frame);
+      if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
       passes.push(
         // Small faces are the small tiles' job: here only boxes from `candidateScore` are candidates,
         // and those over 0.2 of a middle tile are faces large enough to score high when real.
@@ -165,14 +166,19 @@ export class FaceDetector {
     return edge && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
   }
 
-  /** Candidates for faces up to 0.4 of a small tile (77 px at the default 192), before their looks. */
-  private async smallFaceCandidates(frame: Frame): Promise<Detection[]> {
+  /** The widest face the small-face tiles are there for in a frame of this size (77 px at the default 192 px tiles). */
+  smallFaceCap(width: number, height: number): number {
+    return this.options.blazeMaxFraction * this.tileSide(width, height, this.options.smallTile, this.options.smallMaxTiles);
+  }
+
+  /** Candidates for faces up to smallFaceCap, before their looks; `only` picks the tiles. */
+  private async smallFaceCandidates(frame: Frame, only?: (tile: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
     const side = this.tileSide(frame.width, frame.height, o.smallTile, o.smallMaxTiles);
-    const found = await this.blaze!.detectTiles(frame, side, 0.25, o.smallCandidateScore);
+    const found = await this.blaze!.detectTiles(frame, side, 0.25, o.smallCandidateScore, only);
     // A small face's score depends most on where the grid puts it, so a low score is a candidate
     // only on a small box: a face larger than that scores higher.
-    const cap = o.blazeMaxFraction * side;
+    const cap = this.smallFaceCap(frame.width, frame.height);
     return nms(found.filter((d) => d.width <= cap && (d.score >= o.candidateScore || d.width <= o.smallCandidateWidth)));
   }
 

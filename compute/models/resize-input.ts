@@ -21,6 +21,8 @@ export interface ResizeOptions {
   offset?: number;
   /** Only output rows [from, to) (into `out`): a large resize done in parts, yielding between them. */
   rows?: readonly [number, number];
+  /** Only output columns [from, to) (into `out`): the parts of a resize that tiles will read. */
+  cols?: readonly [number, number];
 }
 
 /** For each output position along one axis: first source index, second, and the second's weight. */
@@ -50,9 +52,10 @@ export function resizeToPlanes(src: Frame | Planes, width: number, height: numbe
   const ys = taps(src.height, height, alignCorners);
   const plane = width * height;
   const [first, end] = opts.rows ?? [0, height];
+  const [left, right] = opts.cols ?? [0, width];
   for (let r = first; r < end; r++) {
     const r0 = ys.lo[r]! * row, r1 = ys.hi[r]! * row, fy = ys.w[r]!;
-    for (let k = 0; k < width; k++) {
+    for (let k = left; k < right; k++) {
       const a0 = xs.lo[k]! * col, a1 = xs.hi[k]! * col, fx = xs.w[k]!;
       const o = offset + r * width + k;
       for (let c = 0; c < 3; c++) {

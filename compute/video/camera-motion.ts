@@ -46,7 +46,7 @@ const MIN_INLIER_FRACTION = 0.5;
 /** An inlier is within this many fine px of the fitted motion. */
 const INLIER_DISTANCE = 1.5;
 
-interface Level {
+export interface Level {
   luma: Float32Array;
   width: number;
   height: number;
@@ -81,8 +81,38 @@ export function moveBackByCamera(m: CameraMotion, x: number, y: number, width: n
   return [(x - width / 2 - m.dx) / m.scale + width / 2, (y - height / 2 - m.dy) / m.scale + height / 2];
 }
 
+/** The camera's motion over two steps: first `a`, then `b`. */
+export function composeMotion(a: CameraMotion, b: CameraMotion): CameraMotion {
+  return { scale: a.scale * b.scale, dx: b.scale * a.dx + b.dx, dy: b.scale * a.dy + b.dy };
+}
+
+/** Frames a CameraPath remembers (more than any look-ahead or detection interval). */
+const PATH_FRAMES = 128;
+
+/** The camera's motion from frame to frame as a video goes by, composed between any two recent frames. */
+export class CameraPath {
+  /** Frame index -> motion from the frame before (null: unknown, or a scene cut). */
+  #steps = new Map<number, CameraMotion | null>();
+
+  record(index: number, motion: CameraMotion | null): void {
+    this.#steps.set(index, motion);
+    this.#steps.delete(index - PATH_FRAMES);
+  }
+
+  /** Where a point of frame `from` is in frame `to` (from < to); null when a step is unknown, cut or forgotten. */
+  between(from: number, to: number): CameraMotion | null {
+    let motion = STILL;
+    for (let i = from + 1; i <= to; i++) {
+      const step = this.#steps.get(i);
+      if (!step) return null;
+      motion = composeMotion(motion, step);
+    }
+    return motion;
+  }
+}
+
 /** Luma averaged over factor x factor blocks, from every other pixel each way of large blocks (a quarter of the reads, and still low-passed enough to match on). */
-function downsample(frame: Frame, factor: number): Level {
+export function downsample(frame: Frame, factor: number): Level {
   const width = Math.floor(frame.width / factor), height = Math.floor(frame.height / factor);
   const luma = new Float32Array(width * height);
   const { data, channels } = frame;

@@ -27,7 +27,7 @@
 import type { Detection, Frame } from "../types.ts";
 import type { ChunkProcessor } from "./stream.ts";
 import { SceneCutDetector } from "./scene-cut.ts";
-import { CameraMotionEstimator } from "./camera-motion.ts";
+import { CameraMotionEstimator, CameraPath } from "./camera-motion.ts";
 import type { CameraMotion } from "./camera-motion.ts";
 import { Tracker } from "./tracker.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
@@ -38,8 +38,11 @@ export const LOOKAHEAD_FRAMES = 25;
 export const LOOKAHEAD_BYTES = 128 * 1024 ** 2;
 
 export interface TrackedProcessorOptions {
-  /** The model: one Detection[] per given frame. Called with at most `batchSize` frames. */
-  detect(frames: Frame[], indices: number[]): Promise<Detection[][]>;
+  /**
+   * The model: one Detection[] per given frame. Called with at most `batchSize` frames, in order;
+   * `camera` knows the camera's motion between any two recent frames up to the last one given.
+   */
+  detect(frames: Frame[], indices: number[], camera: CameraPath): Promise<Detection[][]>;
   /** The effect: cover `coverage.boxes` (and/or the masks in `coverage.detections`) in this frame. */
   apply(frame: Frame, coverage: FrameCoverage): Promise<Frame>;
   /** Sees each frame's coverage, in order, before it is applied. */
@@ -76,12 +79,13 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
   let deferred: { index: number; motion: CameraMotion | null }[] = []; // skipped frames not yet pushed to the tracker
   const cuts = new SceneCutDetector();
   const camera = new CameraMotionEstimator();
+  const path = new CameraPath();
 
   const detectIn = async (frames: Frame[], indices: number[]): Promise<Map<number, Detection[]>> => {
     const found = new Map<number, Detection[]>();
     for (let i = 0; i < frames.length; i += batchSize) {
       const batchIndices = indices.slice(i, i + batchSize);
-      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices);
+      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices, path);
       if (result.length !== batchIndices.length) throw new Error(`detect returned ${result.length} results for ${batchIndices.length} frames`);
       batchIndices.forEach((index, j) => found.set(index, result[j]));
     }
@@ -117,9 +121,10 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
       held.push(...frames);
       const cut: boolean[] = [];
       const motion: (CameraMotion | null)[] = [];
-      for (const frame of frames) {
+      for (const [i, frame] of frames.entries()) {
         cut.push(cuts.isCut(frame));
         motion.push(camera.next(frame));
+        path.record(startIndex + i, cut[i] ? null : motion[i]!);
         await yieldToEventLoop();
       }
       const indices = frames.map((_, i) => startIndex + i).filter((index, i) => index % every === 0 || cut[i]);

@@ -8,11 +8,15 @@ import { drawWatermark } from "../../effects/overlay.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { selectDetections } from "../detections.ts";
+import type { CameraPath } from "../../video/camera-motion.ts";
+import { SmallFaceScans, type SmallFaceDetector, type SmallFaceRun } from "./small-face-scans.ts";
 
 /** What a video task may ask of a pipeline beyond its params. */
 export interface VideoPipelineHooks {
   /** Sees what is covered in each frame, in order (the detections document; tests and benchmarks measure coverage with it). */
   onCoverage?: (coverage: FrameCoverage) => void;
+  /** Sees how each small-face run of face detection looked (which tiles; benchmarks report it). */
+  onSmallFaceRun?: (run: SmallFaceRun) => void;
 }
 
 /**
@@ -28,13 +32,15 @@ export const DETECT_EVERY = 2;
  * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_FACES_EVERY-th
  * frame, the whole-frame passes and middle tiles on every DETECT_EVERY-th. A small face is small
  * in pixels per frame too: the tracker interpolates it across the detection run in between, as it
- * does across a miss (compute/video/tracker.ts).
+ * does across a miss (compute/video/tracker.ts). Of the small-face tiles, only those whose picture
+ * changed look again (small-face-scans.ts).
  */
 export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
 
 /** A detect() for trackedProcessor from the face detector, with the small-face tiles on SMALL_FACES_EVERY frames. */
-export function faceFrames(faces: Pick<Models["faces"], "detect">, controls?: DetectionControls) {
-  return eachFrame((frame, index) => faces.detect(frame, { smallFaces: index % SMALL_FACES_EVERY === 0 }), controls);
+export function faceFrames(faces: SmallFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
+  const scans = new SmallFaceScans(faces, hooks.onSmallFaceRun);
+  return eachFrame((frame, index, camera) => (index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, camera) : faces.detect(frame, { smallFaces: false })), controls);
 }
 
 /**
@@ -48,14 +54,14 @@ const FRAMES_AT_ONCE = 2;
  * A detect() for trackedProcessor from a per-frame detector (FRAMES_AT_ONCE frames in flight),
  * keeping what `controls` select: before tracking, so what they leave out forms no track.
  */
-export function eachFrame(detect: (frame: Frame, index: number) => Promise<Detection[]>, controls?: DetectionControls) {
-  return async (frames: Frame[], indices: number[]): Promise<Detection[][]> => {
+export function eachFrame(detect: (frame: Frame, index: number, camera: CameraPath) => Promise<Detection[]>, controls?: DetectionControls) {
+  return async (frames: Frame[], indices: number[], camera: CameraPath): Promise<Detection[][]> => {
     const out: Detection[][] = new Array(frames.length);
     let next = 0;
     const lane = async () => {
       while (next < frames.length) {
         const i = next++;
-        const found = await detect(frames[i]!, indices[i]!);
+        const found = await detect(frames[i]!, indices[i]!, camera);
         out[i] = controls ? selectDetections(found, frames[i]!, controls) : found;
       }
     };

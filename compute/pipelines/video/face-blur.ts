@@ -19,7 +19,7 @@ export function faceHideOptions(params: FeatureParams<"video.face-blur">): HideO
 export function faceBlurVideo(params: FeatureParams<"video.face-blur">, models: Pick<Models, "faces">, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
-    detect: faceFrames(models.faces, params),
+    detect: faceFrames(models.faces, params, hooks),
     onCoverage: hooks.onCoverage,
     apply: (frame, coverage) => {
       return params.face_blur_mode === "emoji"

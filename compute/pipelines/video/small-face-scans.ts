@@ -1,0 +1,119 @@
+// The small-face tiles of video face detection, looking again only where the picture changed.
+// They are most of detection's cost (45 tiles and the looks at their candidates, ~560 of ~680 CPU
+// ms on a 720p frame), and on most of a frame they would see what they saw four frames before:
+// a tile whose pixels are the same (once the camera's motion is taken out, video/change-map.ts)
+// gives the same faces. So on each small-face run:
+//   - tiles where the picture changed are looked at (a face walking, entering at a pan's edge,
+//     turning towards the camera);
+//   - the small faces of the last run that lie in no such tile are carried over, moved with the
+//     camera, so their tracks keep a detection every run;
+//   - every FULL_SCAN_EVERY-th run, after a scene cut, with the camera's motion unknown, or once the
+//     camera zoomed by more than MAX_ZOOM since the last full run, every tile is looked at. A zoom
+//     makes small faces larger without changing the picture much, and what changes slowly (a face
+//     turning over a second) may never count as changed between two runs. A face first found by a
+//     full run up to FULL_SCAN_EVERY * SMALL_FACES_EVERY frames late is still hidden from its
+//     first frame: the tracker back-fills a new track over its whole look-ahead (tracked.ts).
+import type { Box, Detection, Frame } from "../../types.ts";
+import { enclosing, iou, overlapOfSmaller } from "../../models/geometry.ts";
+import { moveByCamera, type CameraMotion, type CameraPath } from "../../video/camera-motion.ts";
+import { ChangeMap } from "../../video/change-map.ts";
+
+/** Every how many small-face runs all tiles are looked at (4 runs of every 4th frame: 16 frames). */
+export const FULL_SCAN_EVERY = 4;
+/** Zoom since the last full run past which all tiles are looked at again. */
+const MAX_ZOOM = 1.1;
+
+/** What SmallFaceScans needs of the face detector (compute/models/face-detector.ts). */
+export interface SmallFaceDetector {
+  detect(frame: Frame, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }): Promise<Detection[]>;
+  smallFaceCap(width: number, height: number): number;
+}
+
+/** How one run looked: for tests and benchmarks. */
+export interface SmallFaceRun {
+  index: number;
+  full: boolean;
+  tiles: number;
+  looked: number;
+  carried: number;
+}
+
+export class SmallFaceScans {
+  readonly #faces: SmallFaceDetector;
+  readonly #changes = new ChangeMap();
+  readonly #onRun: ((run: SmallFaceRun) => void) | undefined;
+  #last: { index: number; faces: Promise<Detection[]> } | null = null;
+  #runs = 0;
+  #zoom = 1;
+
+  constructor(faces: SmallFaceDetector, onRun?: (run: SmallFaceRun) => void) {
+    this.#faces = faces;
+    this.#onRun = onRun;
+  }
+
+  /**
+   * Every face in `frame` (the detector's whole run, small-face tiles where the picture changed).
+   * Must be called in frame order; the answer may wait for the previous call's.
+   */
+  detect(frame: Frame, index: number, camera: CameraPath): Promise<Detection[]> {
+    const last = this.#last;
+    const motion = last ? camera.between(last.index, index) : null;
+    const zoom = motion ? this.#zoom * motion.scale : 1;
+    const full = !motion || this.#runs % FULL_SCAN_EVERY === 0 || Math.abs(Math.log(zoom)) > Math.log(MAX_ZOOM);
+    this.#runs++;
+    this.#zoom = full ? 1 : zoom;
+    // The change map is fed every run (its reference is the last run's frame), full or not.
+    const changed = this.#changes.next(frame, motion);
+    const looked: Box[] = [];
+    let tiles = 0;
+    const pick = (tile: Box): boolean => {
+      tiles++;
+      const look = full || changed(tile);
+      if (look) looked.push(tile);
+      return look;
+    };
+    const faces = (async () => {
+      const found = await this.#faces.detect(frame, { smallFaces: pick });
+      const carried = full || !last ? [] : this.#carried(await last.faces, motion!, frame, looked);
+      this.#onRun?.({ index, full, tiles, looked: looked.length, carried: carried.length });
+      return withCarried(found, carried);
+    })();
+    // A failed run fails its own frame; the next run then carries nothing over.
+    this.#last = { index, faces: faces.catch(() => []) };
+    return faces;
+  }
+
+  /** The last run's small faces, moved with the camera, that lie in no tile looked at now. */
+  #carried(previous: Detection[], motion: CameraMotion, frame: Frame, looked: Box[]): Detection[] {
+    const { width, height } = frame;
+    const cap = this.#faces.smallFaceCap(width, height);
+    const out: Detection[] = [];
+    for (const d of previous) {
+      if (d.width > cap) continue;
+      const [x, y] = moveByCamera(motion, d.x, d.y, width, height);
+      const moved = { ...d, x, y, width: d.width * motion.scale, height: d.height * motion.scale };
+      const cx = moved.x + moved.width / 2, cy = moved.y + moved.height / 2;
+      if (cx < 0 || cy < 0 || cx >= width || cy >= height) continue;
+      if (looked.some((t) => cx >= t.x && cx < t.x + t.width && cy >= t.y && cy < t.y + t.height)) continue;
+      out.push(moved);
+    }
+    return out;
+  }
+}
+
+/**
+ * This run's faces and the carried ones. A carried face that a found one overlaps (as NMS would
+ * judge a duplicate) widens that one to cover both instead of being dropped: the found box of a
+ * face cut by the frame's edge can sit off the face, where the carried one, in a picture that did
+ * not change, is where the face was found (bench/video-leaks.ts, pan-tiny: a face at the bottom
+ * edge showed for four frames when NMS kept the found box alone).
+ */
+function withCarried(found: Detection[], carried: Detection[]): Detection[] {
+  const out = [...found];
+  for (const c of carried) {
+    const k = out.findIndex((d) => d.label === c.label && (iou(d, c) > 0.3 || overlapOfSmaller(d, c) > 0.7));
+    if (k < 0) out.push(c);
+    else out[k] = { ...out[k]!, ...enclosing(out[k]!, c) };
+  }
+  return out;
+}
