@@ -1,7 +1,9 @@
 // npm run bench:video — video throughput on this machine, measured, never estimated.
 //
 // For a generated 20 s 720p clip and a 20 s 1080p clip (pan and zoom over a real photo with faces,
-// AAC audio; made once and cached in the OS temp dir), it runs each case in a fresh process and
+// AAC audio) and a 3 s 720p clip from a still camera (test/fixtures/video-clips.ts' enter-leave:
+// six faces of 14-140 px crossing a real photo; no audio), each made once and cached in the OS
+// temp dir, it runs each case in a fresh process and
 // reports frames per second (wall clock), the CPU seconds the case used (its whole process tree,
 // from the reaped children's times in /proc/self/stat: unlike wall time, this does not depend on
 // what else the machine is running; the load average is printed alongside), the ratios of both to
@@ -20,7 +22,9 @@
 // (each sampled from /proc with the memory), and inside Node each model call (the Models object's
 // methods wrapped here), the effects (compute/timing.ts stages in compute/pipelines/hide.ts and the
 // emoji overlay), tracking and the rest of the processor, and Node's CPU outside those stages
-// (mostly reading and writing the raw-frame pipes, GC). Options: npm run bench:video -- --help.
+// (mostly reading and writing the raw-frame pipes, GC); for face features, how many of the
+// small-face tiles looked again (compute/pipelines/video/small-face-scans.ts). Options: npm run
+// bench:video -- --help.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
@@ -38,9 +42,11 @@ import { childPids, cpuSeconds, liveChildrenCpuSeconds } from "./proc.ts";
 import { addStage, recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
 import { timeStage } from "../compute/timing.ts";
 import type { ChunkProcessor } from "../compute/video/stream.ts";
+import type { SmallFaceRun } from "../compute/pipelines/video/small-face-scans.ts";
+import { makeClip } from "../test/fixtures/video-clips.ts";
 
 const USAGE = `npm run bench:video [-- options]
-  --only 720p|1080p        one clip only (default: both)
+  --only 720p|1080p|720p-still  one clip only (default: all three)
   --pipelines a,b          video features to run (default: face-blur); face-blur:pixelated and
                            face-blur:emoji run face-blur in that face_blur_mode
   --seconds N              clip length for every clip (default 20)
@@ -54,6 +60,8 @@ const cacheDir = join(tmpdir(), "obscura-bench-video");
 const CLIPS = [
   { name: "720p", width: 1280, height: 720, seconds: 20, fps: 25 },
   { name: "1080p", width: 1920, height: 1080, seconds: 20, fps: 25 },
+  // A still camera: the generated clip's own length (75 frames), whatever --seconds says.
+  { name: "720p-still", width: 1280, height: 720, seconds: 3, fps: 25, still: "enter-leave" },
 ];
 const DEFAULT_PIPELINES = ["face-blur"];
 /** Bench variants of a feature: "face-blur:pixelated" runs face-blur with face_blur_mode pixelated. */
@@ -68,6 +76,8 @@ interface CaseResult {
   timedCpuSeconds?: number;
   /** Node-side stages of the timed part (pipelines only). */
   stages?: StageTotals;
+  /** Face features: small-face runs, how many looked at every tile, and tiles looked at of all. */
+  smallFaces?: { runs: number; full: number; looked: number; tiles: number };
 }
 
 /** The required prompts of features that have one: the clip shows people. */
@@ -102,8 +112,16 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
   const { probeVideo } = await import("../compute/video/probe.ts");
   const info = await probeVideo(clip);
   await warmUp(pipeline(params, models), info.width, info.height);
-  const processor = timedProcessor(pipeline(params, models));
-  return timedPart(async () => (await processVideo(clip, out, { processor })).frames, recordStages());
+  const smallFaces = { runs: 0, full: 0, looked: 0, tiles: 0 };
+  const onSmallFaceRun = (r: SmallFaceRun) => {
+    smallFaces.runs++;
+    if (r.full) smallFaces.full++;
+    smallFaces.looked += r.looked;
+    smallFaces.tiles += r.tiles;
+  };
+  const processor = timedProcessor(pipeline(params, models, { onSmallFaceRun }));
+  const result = await timedPart(async () => (await processVideo(clip, out, { processor })).frames, recordStages());
+  return smallFaces.runs ? { ...result, smallFaces } : result;
 }
 
 /**
@@ -225,16 +243,31 @@ async function measure(kind: string, clip: string): Promise<CaseResult & { peakR
 }
 
 async function clipFor(spec: (typeof CLIPS)[number]): Promise<string> {
-  const path = join(cacheDir, `panzoom-${spec.name}-${spec.seconds}s-${spec.fps}fps.mp4`);
+  const path = join(cacheDir, spec.still ? `still-${spec.still}-${spec.width}x${spec.height}.mp4` : `panzoom-${spec.name}-${spec.seconds}s-${spec.fps}fps.mp4`);
   if (!existsSync(path)) {
     process.stdout.write(`generating ${spec.name} clip (${spec.width}x${spec.height}, ${spec.seconds} s)... `);
     const t = performance.now();
-    await makePanZoomVideo({ outPath: `${path}.part.mp4`, width: spec.width, height: spec.height, seconds: spec.seconds, fps: spec.fps, supersample: 1 });
+    if (spec.still) await encodeClip(spec.still, `${path}.part.mp4`, spec.fps);
+    else await makePanZoomVideo({ outPath: `${path}.part.mp4`, width: spec.width, height: spec.height, seconds: spec.seconds, fps: spec.fps, supersample: 1 });
     const { rename } = await import("node:fs/promises");
     await rename(`${path}.part.mp4`, path);
     console.log(`${((performance.now() - t) / 1000).toFixed(1)} s`);
   }
   return path;
+}
+
+/** A generated clip's frames (test/fixtures/video-clips.ts) as an H.264 file. */
+async function encodeClip(name: string, outPath: string, fps: number): Promise<void> {
+  const clip = await makeClip(name);
+  const { width, height } = clip.frames[0]!;
+  const child = spawn(ffmpegPath(), [
+    "-hide_banner", "-nostdin", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", `${width}x${height}`, "-r", String(fps), "-i", "pipe:0",
+    "-c:v", "libx264", "-preset", "medium", "-crf", "18", "-pix_fmt", "yuv420p", outPath,
+  ], { stdio: ["pipe", "inherit", "inherit"] });
+  const done = new Promise<void>((ok, fail) => child.on("close", (code) => (code === 0 ? ok() : fail(new Error(`ffmpeg exited ${code}`)))));
+  for (const frame of clip.frames) if (!child.stdin.write(frame.data)) await new Promise((ok) => child.stdin.once("drain", ok));
+  child.stdin.end();
+  await done;
 }
 
 async function main(): Promise<void> {
@@ -257,7 +290,7 @@ async function main(): Promise<void> {
   for (const name of pipelines) if (!available.includes(name)) console.log(`${name}: no video pipeline video.${name} (have: ${Object.keys(VIDEO_PIPELINES).join(", ")})`);
   const secondsAll = args.includes("--seconds") ? Number(args[args.indexOf("--seconds") + 1]) : null;
   const seconds1080 = args.includes("--seconds-1080p") ? Number(args[args.indexOf("--seconds-1080p") + 1]) : null;
-  const clips = CLIPS.map((c) => ({ ...c, seconds: (c.name === "1080p" ? seconds1080 : null) ?? secondsAll ?? c.seconds }));
+  const clips = CLIPS.map((c) => ({ ...c, seconds: c.still ? c.seconds : ((c.name === "1080p" ? seconds1080 : null) ?? secondsAll ?? c.seconds) }));
 
   const breakdowns: string[] = [];
   const rows: string[][] = [["clip", "case", "frames", "wall s", "fps", "x floor wall", "CPU s", "CPU ms/frame", "x floor CPU", "peak RSS MB", "load before"]];
@@ -282,6 +315,8 @@ async function main(): Promise<void> {
       console.log(rows.at(-1)!.join("\t"));
       if (r.stages && Object.keys(r.stages).length) {
         breakdowns.push(`\n${spec.name} ${kind}: where the time goes (${r.frames} frames, load before ${r.load.toFixed(1)})`, ...stageLines(r.stages, r.frames, "frame"));
+        const sf = r.smallFaces;
+        if (sf) breakdowns.push(`small-face runs: ${sf.runs} (${sf.full} looking at every tile); tiles looked at: ${sf.looked} of ${sf.tiles} (${Math.round((100 * sf.looked) / sf.tiles)} %)`);
       }
     }
   }
