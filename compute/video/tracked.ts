@@ -37,12 +37,17 @@ import type { FrameCoverage, TrackerOptions } from "./tracker.ts";
 export const LOOKAHEAD_FRAMES = 25;
 export const LOOKAHEAD_BYTES = 128 * 1024 ** 2;
 
+/** What a detect() may know of the video beyond its frames. */
+export interface DetectContext {
+  /** The camera's motion between any two recent frames, up to the last frame given. */
+  camera: CameraPath;
+  /** The tracker's look-ahead: a face first found up to this many frames late is still covered from its first frame. */
+  lookahead: number;
+}
+
 export interface TrackedProcessorOptions {
-  /**
-   * The model: one Detection[] per given frame. Called with at most `batchSize` frames, in order;
-   * `camera` knows the camera's motion between any two recent frames up to the last one given.
-   */
-  detect(frames: Frame[], indices: number[], camera: CameraPath): Promise<Detection[][]>;
+  /** The model: one Detection[] per given frame. Called with at most `batchSize` frames, in order. */
+  detect(frames: Frame[], indices: number[], context: DetectContext): Promise<Detection[][]>;
   /** The effect: cover `coverage.boxes` (and/or the masks in `coverage.detections`) in this frame. */
   apply(frame: Frame, coverage: FrameCoverage): Promise<Frame>;
   /** Sees each frame's coverage, in order, before it is applied. */
@@ -85,7 +90,7 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     const found = new Map<number, Detection[]>();
     for (let i = 0; i < frames.length; i += batchSize) {
       const batchIndices = indices.slice(i, i + batchSize);
-      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices, path);
+      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices, { camera: path, lookahead: Math.min(tracker!.options.lookahead, tracker!.options.backfill) });
       if (result.length !== batchIndices.length) throw new Error(`detect returned ${result.length} results for ${batchIndices.length} frames`);
       batchIndices.forEach((index, j) => found.set(index, result[j]));
     }

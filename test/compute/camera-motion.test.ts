@@ -4,7 +4,7 @@
 // across it must read as still (the faces are outliers, not the camera), and a picture with
 // nothing to match reads as unknown rather than as a guess.
 import { describe, expect, it } from "vitest";
-import { CameraMotionEstimator, moveBackByCamera, moveByCamera } from "../../compute/video/camera-motion.ts";
+import { CameraMotionEstimator, CameraPath, moveBackByCamera, moveByCamera } from "../../compute/video/camera-motion.ts";
 import type { CameraMotion } from "../../compute/video/camera-motion.ts";
 import type { Frame } from "../../compute/types.ts";
 import { CLIP_HEIGHT, CLIP_WIDTH, makeClip } from "../fixtures/video-clips.ts";
@@ -54,6 +54,28 @@ describe("camera motion", () => {
     const estimator = new CameraMotionEstimator();
     expect(estimator.next(flat)).toBeNull();
     expect(estimator.next({ ...flat, data: Buffer.alloc(640 * 360 * 3, 128) })).toBeNull();
+  });
+
+  it("composes the motions of a path between two frames, and knows none across a gap or a cut", () => {
+    const path = new CameraPath();
+    const steps: CameraMotion[] = [
+      { scale: 1.01, dx: 3, dy: -1 },
+      { scale: 0.98, dx: -2, dy: 4 },
+      { scale: 1.05, dx: 0.5, dy: 0.5 },
+    ];
+    steps.forEach((m, i) => path.record(i + 1, m));
+    const [w, h] = [1280, 720];
+    let [x, y] = [100, 600];
+    for (const m of steps) [x, y] = moveByCamera(m, x, y, w, h);
+    const [cx, cy] = moveByCamera(path.between(0, 3)!, 100, 600, w, h);
+    expect(cx).toBeCloseTo(x, 6);
+    expect(cy).toBeCloseTo(y, 6);
+    expect(path.between(2, 2)).toEqual({ scale: 1, dx: 0, dy: 0 });
+    path.record(4, null); // a cut, or a motion the estimator could not tell
+    path.record(5, steps[0]!);
+    expect(path.between(3, 5)).toBeNull();
+    expect(path.between(4, 5)).toEqual(steps[0]);
+    expect(path.between(0, 9)).toBeNull();
   });
 
   it("moves a point forward and back to where it was", () => {

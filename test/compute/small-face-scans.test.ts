@@ -86,6 +86,47 @@ describe("change map", () => {
   }, 60_000);
 });
 
+describe("small-face scans: when every tile looks again", () => {
+  /** A detector that only asks which tiles to look at (the schedule is what is tested here). */
+  const asking = {
+    async detect(_frame: unknown, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }) {
+      const pick = options?.smallFaces;
+      if (typeof pick === "function") tiles.forEach((t) => pick(t));
+      return [];
+    },
+    smallFaceCap: () => 77,
+  };
+
+  async function schedule(name: string, lookahead: number, runs = 9): Promise<SmallFaceRun[]> {
+    const clip = await makeClip(name);
+    const path = cameraPath(clip);
+    const seen: SmallFaceRun[] = [];
+    const scans = new SmallFaceScans(asking, (r) => seen.push(r));
+    for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { camera: path, lookahead });
+    return seen;
+  }
+
+  it("every FULL_SCAN_EVERY-th run on a still camera, and the others look where faces moved", async () => {
+    const runs = await schedule("sprites", 25);
+    expect(runs.map((r) => r.full)).toEqual([true, false, false, false, true, false, false, false, true]);
+    expect(FULL_SCAN_EVERY).toBe(4);
+    for (const r of runs.filter((r) => !r.full)) {
+      expect(r.looked).toBeGreaterThan(0);
+      expect(r.looked).toBeLessThan(r.tiles);
+    }
+  }, 60_000);
+
+  it("every run when the tracker's look-ahead reaches back less than one run (large frames)", async () => {
+    const runs = await schedule("sprites", 3, 4);
+    expect(runs.every((r) => r.full && r.looked === r.tiles)).toBe(true);
+  }, 60_000);
+
+  it("before FULL_SCAN_EVERY runs once the look-ahead reaches back fewer", async () => {
+    const runs = await schedule("sprites", 8, 6);
+    expect(runs.map((r) => r.full)).toEqual([true, false, true, false, true, false]);
+  }, 60_000);
+});
+
 describe("small-face scans with the real detector", () => {
   const models = createModels();
   beforeAll(() => models.faces.load(), 60_000);
@@ -99,7 +140,7 @@ describe("small-face scans with the real detector", () => {
     const gated: Box[][] = [], full: Box[][] = [];
     for (let i = 0; i < 48; i += 4) {
       frames.push(i);
-      gated.push(await scans.detect(clip.frames[i]!, i, path));
+      gated.push(await scans.detect(clip.frames[i]!, i, { camera: path, lookahead: 25 }));
       full.push(await models.faces.detect(clip.frames[i]!));
     }
     const found = (boxes: Box[], k: number, id: string) => {

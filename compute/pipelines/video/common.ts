@@ -8,7 +8,7 @@ import { drawWatermark } from "../../effects/overlay.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { selectDetections } from "../detections.ts";
-import type { CameraPath } from "../../video/camera-motion.ts";
+import type { DetectContext } from "../../video/tracked.ts";
 import { SmallFaceScans, type SmallFaceDetector, type SmallFaceRun } from "./small-face-scans.ts";
 
 /** What a video task may ask of a pipeline beyond its params. */
@@ -40,7 +40,7 @@ export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
 /** A detect() for trackedProcessor from the face detector, with the small-face tiles on SMALL_FACES_EVERY frames. */
 export function faceFrames(faces: SmallFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
   const scans = new SmallFaceScans(faces, hooks.onSmallFaceRun);
-  return eachFrame((frame, index, camera) => (index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, camera) : faces.detect(frame, { smallFaces: false })), controls);
+  return eachFrame((frame, index, context) => (index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false })), controls);
 }
 
 /**
@@ -54,14 +54,14 @@ const FRAMES_AT_ONCE = 2;
  * A detect() for trackedProcessor from a per-frame detector (FRAMES_AT_ONCE frames in flight),
  * keeping what `controls` select: before tracking, so what they leave out forms no track.
  */
-export function eachFrame(detect: (frame: Frame, index: number, camera: CameraPath) => Promise<Detection[]>, controls?: DetectionControls) {
-  return async (frames: Frame[], indices: number[], camera: CameraPath): Promise<Detection[][]> => {
+export function eachFrame(detect: (frame: Frame, index: number, context: DetectContext) => Promise<Detection[]>, controls?: DetectionControls) {
+  return async (frames: Frame[], indices: number[], context: DetectContext): Promise<Detection[][]> => {
     const out: Detection[][] = new Array(frames.length);
     let next = 0;
     const lane = async () => {
       while (next < frames.length) {
         const i = next++;
-        const found = await detect(frames[i]!, indices[i]!, camera);
+        const found = await detect(frames[i]!, indices[i]!, context);
         out[i] = controls ? selectDetections(found, frames[i]!, controls) : found;
       }
     };

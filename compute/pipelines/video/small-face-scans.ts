@@ -11,11 +11,13 @@
 //     camera zoomed by more than MAX_ZOOM since the last full run, every tile is looked at. A zoom
 //     makes small faces larger without changing the picture much, and what changes slowly (a face
 //     turning over a second) may never count as changed between two runs. A face first found by a
-//     full run up to FULL_SCAN_EVERY * SMALL_FACES_EVERY frames late is still hidden from its
-//     first frame: the tracker back-fills a new track over its whole look-ahead (tracked.ts).
+//     full run that late is still hidden from its first frame, because the tracker back-fills a
+//     new track over its look-ahead (tracked.ts): full runs come at least once per look-ahead
+//     (every run, so no reuse, where the look-ahead is shorter than the runs' spacing: 4K frames).
 import type { Box, Detection, Frame } from "../../types.ts";
 import { enclosing, iou, overlapOfSmaller } from "../../models/geometry.ts";
-import { moveByCamera, type CameraMotion, type CameraPath } from "../../video/camera-motion.ts";
+import { moveByCamera, type CameraMotion } from "../../video/camera-motion.ts";
+import type { DetectContext } from "../../video/tracked.ts";
 import { ChangeMap } from "../../video/change-map.ts";
 
 /** Every how many small-face runs all tiles are looked at (4 runs of every 4th frame: 16 frames). */
@@ -43,7 +45,8 @@ export class SmallFaceScans {
   readonly #changes = new ChangeMap();
   readonly #onRun: ((run: SmallFaceRun) => void) | undefined;
   #last: { index: number; faces: Promise<Detection[]> } | null = null;
-  #runs = 0;
+  /** Runs since the last full one. */
+  #sinceFull = 0;
   #zoom = 1;
 
   constructor(faces: SmallFaceDetector, onRun?: (run: SmallFaceRun) => void) {
@@ -55,12 +58,15 @@ export class SmallFaceScans {
    * Every face in `frame` (the detector's whole run, small-face tiles where the picture changed).
    * Must be called in frame order; the answer may wait for the previous call's.
    */
-  detect(frame: Frame, index: number, camera: CameraPath): Promise<Detection[]> {
+  detect(frame: Frame, index: number, { camera, lookahead }: DetectContext): Promise<Detection[]> {
     const last = this.#last;
     const motion = last ? camera.between(last.index, index) : null;
     const zoom = motion ? this.#zoom * motion.scale : 1;
-    const full = !motion || this.#runs % FULL_SCAN_EVERY === 0 || Math.abs(Math.log(zoom)) > Math.log(MAX_ZOOM);
-    this.#runs++;
+    // Runs allowed between full ones: FULL_SCAN_EVERY, fewer when the look-ahead reaches back fewer runs.
+    const spacing = last ? Math.max(1, index - last.index) : 1;
+    const fullEvery = Math.min(FULL_SCAN_EVERY, Math.floor(lookahead / spacing));
+    const full = !motion || this.#sinceFull + 1 >= fullEvery || Math.abs(Math.log(zoom)) > Math.log(MAX_ZOOM);
+    this.#sinceFull = full ? 0 : this.#sinceFull + 1;
     this.#zoom = full ? 1 : zoom;
     // The change map is fed every run (its reference is the last run's frame), full or not.
     const changed = this.#changes.next(frame, motion);
