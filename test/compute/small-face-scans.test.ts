@@ -11,6 +11,9 @@ import { FULL_SCAN_EVERY, SmallFaceScans, type SmallFaceRun } from "../../comput
 import { squareTiles, iou } from "../../compute/models/geometry.ts";
 import type { Box } from "../../compute/types.ts";
 import { CLIP_HEIGHT, CLIP_WIDTH, makeClip, type Clip } from "../fixtures/video-clips.ts";
+import { measureLeaks } from "../fixtures/video-leaks.ts";
+import { blurAnythingVideo } from "../../compute/pipelines/video/blur-anything.ts";
+import { featureById, type FeatureParams } from "../../schema/features.ts";
 
 /** The camera's path over a clip, as the video pipeline records it. */
 function cameraPath(clip: Clip): CameraPath {
@@ -172,4 +175,22 @@ describe("small-face scans with the real detector", () => {
     expect(partial.some((r) => r.carried > 0)).toBe(true);
     console.log(`pan-tiny: ${atOnce}/${faces} at once; partial runs looked at ${partial.map((r) => `${r.looked}/${r.tiles}`).join(" ")}`);
   }, 240_000);
+});
+
+describe("video blur-anything with the prompt \"faces\"", () => {
+  const models = createModels();
+  beforeAll(() => models.faces.load(), 60_000);
+
+  it("finds faces as video face-blur does: the small-face tiles on every 4th frame, looking again where the picture changed, and no frame shows a face", async () => {
+    const clip = await makeClip("enter-leave");
+    const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 3, prompt: "faces" }) as FeatureParams<"video.blur-anything">;
+    const runs: SmallFaceRun[] = [];
+    const report = await measureLeaks(clip, models.faces, (faces, hooks) =>
+      blurAnythingVideo(params, { ...models, faces }, { ...hooks, onSmallFaceRun: (r) => runs.push(r) }),
+    );
+    const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+    expect(leaked).toEqual([]);
+    expect(runs.map((r) => r.index)).toEqual(Array.from({ length: 19 }, (_, k) => 4 * k));
+    expect(runs.some((r) => !r.full && r.looked < r.tiles)).toBe(true);
+  }, 180_000);
 });

@@ -11,15 +11,22 @@ import { hideBoxes } from "../hide.ts";
 import { findPeople } from "../people.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
-import { DETECT_EVERY, eachFrame, type VideoPipelineHooks } from "./common.ts";
+import { DETECT_EVERY, eachFrame, videoFaces, type VideoPipelineHooks } from "./common.ts";
 
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;
 
-/** Everything the targets name in one frame, as labelled boxes (people: compute/pipelines/people.ts). */
-export async function findTargets(frame: Frame, targets: Target[], models: TargetModels): Promise<Detection[]> {
+/**
+ * Everything the targets name in one frame, as labelled boxes (people: compute/pipelines/people.ts).
+ * `findFaces` is how faces are found (video: videoFaces' schedule); it is called before anything
+ * is awaited, so calls on frames taken in order stay in order.
+ */
+export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, findFaces = (f: Frame) => models.faces.detect(f)): Promise<Detection[]> {
+  const faces = targets.some((t) => t.kind === "face") ? findFaces(frame) : null;
+  // Not awaited until its turn: a rejection meanwhile is reported there, not as unhandled.
+  faces?.catch(() => undefined);
   const found: Detection[] = [];
   for (const t of targets) {
-    if (t.kind === "face") found.push(...(await models.faces.detect(frame)));
+    if (t.kind === "face") found.push(...(await faces!));
     else if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
     else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
     else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
@@ -31,11 +38,13 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
 export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   const targets = resolvePrompt(params.prompt); // unsupported_prompt before any frame is decoded
   const pixelated = (params.blur_anything_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian")) === "pixelated";
+  // Faces as video face-blur finds them: small-face tiles on every 4th frame, where the picture changed.
+  const faces = videoFaces(models.faces, hooks);
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
     batchSize: params.sam3_batch_size,
     chunkSize: params.sam3_chunk_size,
-    detect: eachFrame((frame) => findTargets(frame, targets, models), params),
+    detect: eachFrame((frame, index, context) => findTargets(frame, targets, models, (f) => faces(f, index, context)), params),
     onCoverage: hooks.onCoverage,
     apply: async (frame, coverage) => {
       const opts = { blur_strength: params.blur_strength, pixelated, pixelStrength: pixelationToStrength(params.pixelation_strength) };

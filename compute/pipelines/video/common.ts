@@ -37,10 +37,19 @@ export const DETECT_EVERY = 2;
  */
 export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
 
-/** A detect() for trackedProcessor from the face detector, with the small-face tiles on SMALL_FACES_EVERY frames. */
-export function faceFrames(faces: SmallFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
+/**
+ * Face detection over one video, called on its detection frames in order: the small-face tiles on
+ * SMALL_FACES_EVERY frames, looking again only where the picture changed.
+ */
+export function videoFaces(faces: SmallFaceDetector, hooks: VideoPipelineHooks = {}) {
   const scans = new SmallFaceScans(faces, hooks.onSmallFaceRun);
-  return eachFrame((frame, index, context) => (index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false })), controls);
+  return (frame: Frame, index: number, context: DetectContext): Promise<Detection[]> =>
+    index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false });
+}
+
+/** A detect() for trackedProcessor from the face detector (videoFaces). */
+export function faceFrames(faces: SmallFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
+  return eachFrame(videoFaces(faces, hooks), controls);
 }
 
 /**
