@@ -57,8 +57,7 @@ export class CameraMotionEstimator {
   #previous: { fine: Level; coarse: Level; factor: number; width: number; height: number } | null = null;
 
   next(frame: Frame): CameraMotion | null {
-    const factor = Math.max(1, Math.round(frame.width / FINE_WIDTH));
-    const fine = downsample(frame, factor);
+    const { level: fine, factor } = fineLevel(frame);
     const coarse = halve(fine);
     const previous = this.#previous;
     this.#previous = { fine, coarse, factor, width: frame.width, height: frame.height };
@@ -111,8 +110,14 @@ export class CameraPath {
   }
 }
 
+/** The frame's luma at about FINE_WIDTH px wide, and the factor it was averaged down by. */
+export function fineLevel(frame: Frame): { level: Level; factor: number } {
+  const factor = Math.max(1, Math.round(frame.width / FINE_WIDTH));
+  return { level: downsample(frame, factor), factor };
+}
+
 /** Luma averaged over factor x factor blocks, from every other pixel each way of large blocks (a quarter of the reads, and still low-passed enough to match on). */
-export function downsample(frame: Frame, factor: number): Level {
+function downsample(frame: Frame, factor: number): Level {
   const width = Math.floor(frame.width / factor), height = Math.floor(frame.height / factor);
   const luma = new Float32Array(width * height);
   const { data, channels } = frame;

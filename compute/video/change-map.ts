@@ -19,9 +19,8 @@
 // face, but left a face at the frame's edge visible in 5 of 450 frames of bench/video-leaks.ts
 // (0 with these values).
 import type { Box, Frame } from "../types.ts";
-import { downsample, moveBackByCamera, type CameraMotion, type Level } from "./camera-motion.ts";
+import { fineLevel, moveBackByCamera, type CameraMotion, type Level } from "./camera-motion.ts";
 
-const FINE_WIDTH = 320;
 /** Block side in fine pixels (16 frame px at 720p). */
 const BLOCK = 4;
 /** Mean luma difference (0-255) past the motion slack that makes a block changed. */
@@ -50,13 +49,12 @@ export class ChangeMap {
    * reference or a motion (unknown, or a scene cut) everything changed.
    */
   next(frame: Frame, motion: CameraMotion | null): ChangedIn {
-    const factor = Math.max(1, Math.round(frame.width / FINE_WIDTH));
-    const current: Reference = { level: downsample(frame, factor), factor, width: frame.width, height: frame.height };
+    const current: Reference = { ...fineLevel(frame), width: frame.width, height: frame.height };
     const previous = this.#reference;
     this.#reference = current;
     if (!previous || !motion || previous.width !== current.width || previous.height !== current.height) return EVERYTHING;
     const { changed, columns, rows } = changedBlocks(previous, current, motion);
-    const side = BLOCK * factor;
+    const side = BLOCK * current.factor;
     return (box) => {
       const c0 = Math.max(0, Math.floor(box.x / side)), c1 = Math.min(columns - 1, Math.floor((box.x + box.width - 1) / side));
       const r0 = Math.max(0, Math.floor(box.y / side)), r1 = Math.min(rows - 1, Math.floor((box.y + box.height - 1) / side));
