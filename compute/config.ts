@@ -141,13 +141,16 @@ export interface ModelConfig {
   nsfwThreshold: number;
   /** intra-op threads per ONNX session (see models/runtime/onnx.ts for why 1 is the default). */
   onnxThreads: number;
-  /** ONNX Runtime execution providers, tried in order; "cuda" needs the CUDA build of onnxruntime-node. */
+  /**
+   * ONNX Runtime execution providers, tried in order. "webgpu" is in the npm runtime (Dawn over
+   * Vulkan: needs the GPU's Vulkan driver and loader); "cuda" needs the CUDA build of onnxruntime-node.
+   */
   onnxProviders: OnnxProvider[];
-  /** Inference threads (models/runtime/inference-pool.ts); undefined: one per core, at most 4. */
+  /** Inference threads (models/runtime/inference-pool.ts); undefined: one per core, at most 4; 1 with webgpu. */
   inferenceThreads?: number;
 }
 
-export const ONNX_PROVIDERS = ["cuda", "cpu"] as const;
+export const ONNX_PROVIDERS = ["webgpu", "cuda", "cpu"] as const;
 export type OnnxProvider = (typeof ONNX_PROVIDERS)[number];
 
 function onnxProviders(value: string | undefined, fallback: OnnxProvider[]): OnnxProvider[] {
@@ -196,6 +199,14 @@ export function loadModelConfig(env: Record<string, string | undefined> = proces
     : d.faceDetectors;
   const threshold = env.OBSCURA_NSFW_THRESHOLD ? Number(env.OBSCURA_NSFW_THRESHOLD) : d.nsfwThreshold;
   if (!(threshold > 0 && threshold < 1)) throw new Error("OBSCURA_NSFW_THRESHOLD must be in (0, 1)");
+  const providers = onnxProviders(env.OBSCURA_ONNX_PROVIDERS, d.onnxProviders);
+  const threads = env.OBSCURA_INFERENCE_THREADS ? positiveInteger(env.OBSCURA_INFERENCE_THREADS, "OBSCURA_INFERENCE_THREADS") : undefined;
+  // ONNX Runtime's WebGPU provider shares one GPU context among the process's sessions; runs from
+  // two inference threads at once broke it ("CommandEncoder is already finished") and killed the
+  // process (H100, bench/providers.ts). One thread feeds the GPU.
+  if (providers.includes("webgpu") && threads !== undefined && threads > 1) {
+    throw new Error("OBSCURA_INFERENCE_THREADS must be 1 with the webgpu provider (its GPU context is shared by the process's threads)");
+  }
   return {
     faceDetectors: faces,
     faceLandmarks: d.faceLandmarks,
@@ -206,7 +217,7 @@ export function loadModelConfig(env: Record<string, string | undefined> = proces
     nsfwClassifier: modelId(env.OBSCURA_MODEL_NSFW, d.nsfwClassifier, "OBSCURA_MODEL_NSFW"),
     nsfwThreshold: threshold,
     onnxThreads: env.OBSCURA_ONNX_THREADS ? Math.max(1, Number(env.OBSCURA_ONNX_THREADS)) : d.onnxThreads,
-    onnxProviders: onnxProviders(env.OBSCURA_ONNX_PROVIDERS, d.onnxProviders),
-    ...(env.OBSCURA_INFERENCE_THREADS ? { inferenceThreads: positiveInteger(env.OBSCURA_INFERENCE_THREADS, "OBSCURA_INFERENCE_THREADS") } : {}),
+    onnxProviders: providers,
+    ...(providers.includes("webgpu") ? { inferenceThreads: 1 } : threads !== undefined ? { inferenceThreads: threads } : {}),
   };
 }

@@ -45,15 +45,21 @@ export class ModelRegistry {
   }
 }
 
-export function createModels(config: ModelConfig = loadModelConfig()): Models {
-  const registry = new ModelRegistry();
+/** The configured face detector, its networks added to `registry`. */
+export function createFaceDetector(config: ModelConfig = loadModelConfig(), registry = new ModelRegistry()): FaceDetector {
   const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
   const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(onnx)) : undefined;
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
   // The second look at small-face candidates BlazeFace is unsure of.
   const verifier = blaze ? registry.add(new BlazeFaceModel("human/facemesh-detection-full")) : undefined;
+  return new FaceDetector({ ssd, blaze, verifier });
+}
+
+export function createModels(config: ModelConfig = loadModelConfig()): Models {
+  const registry = new ModelRegistry();
+  const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
   return {
-    faces: new FaceDetector({ ssd, blaze, verifier }),
+    faces: createFaceDetector(config, registry),
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),

@@ -33,6 +33,14 @@ describe("registry and loading", () => {
     expect(loadModelConfig({ OBSCURA_MODEL_PERSON_SEGMENTER: "human/rvm" }).personSegmenter).toBe("human/rvm");
     expect(() => loadModelConfig({ OBSCURA_MODEL_NSFW: "nsfwjs/nope" })).toThrow(/not a known model/);
   });
+
+  it("feeds the webgpu provider from one inference thread and refuses more", () => {
+    expect(loadModelConfig({ OBSCURA_ONNX_PROVIDERS: "webgpu,cpu" })).toMatchObject({ onnxProviders: ["webgpu", "cpu"], inferenceThreads: 1 });
+    expect(loadModelConfig({ OBSCURA_ONNX_PROVIDERS: "webgpu", OBSCURA_INFERENCE_THREADS: "1" }).inferenceThreads).toBe(1);
+    expect(() => loadModelConfig({ OBSCURA_ONNX_PROVIDERS: "webgpu,cpu", OBSCURA_INFERENCE_THREADS: "2" })).toThrow(/OBSCURA_INFERENCE_THREADS must be 1 with the webgpu provider/);
+    expect(loadModelConfig({ OBSCURA_INFERENCE_THREADS: "3" }).inferenceThreads).toBe(3);
+    expect(() => loadModelConfig({ OBSCURA_ONNX_PROVIDERS: "metal" })).toThrow(/unknown provider metal; choose from webgpu, cuda, cpu/);
+  });
 });
 
 describe("FaceDetector", () => {

@@ -5,12 +5,12 @@
 //   the inference threads (inference-pool.ts: every session is open on each thread, off the
 //   JavaScript event loop). No inter-op parallelism.
 // - inference threads (OBSCURA_INFERENCE_THREADS): one per core by default, at most 4 (each holds
-//   its own copy of the weights; past 4 the per-call JS around the runs is the limit).
-// - execution providers (OBSCURA_ONNX_PROVIDERS, e.g. "cuda,cpu"), tried in order. The npm tarball
-//   holds the CPU runtime only; on a GPU host the CUDA provider is installed after `npm ci` with
-//   `ONNXRUNTIME_NODE_INSTALL=cuda12 node node_modules/onnxruntime-node/script/install.js` (README).
-//   Where it is missing, the session is
-//   created on the providers after it, with a warning logged once per process.
+//   its own copy of the weights; past 4 the per-call JS around the runs is the limit); one with
+//   the webgpu provider (config.ts says why).
+// - execution providers (OBSCURA_ONNX_PROVIDERS, e.g. "webgpu,cpu"), tried in order. The npm
+//   package holds the CPU and WebGPU providers; CUDA's is a separate download (README). Where one
+//   cannot load, the session is created on the providers after it, with a warning logged once per
+//   process.
 import * as ort from "onnxruntime-node";
 import { availableParallelism } from "node:os";
 import { loadModelConfig, type OnnxProvider } from "../../config.ts";
@@ -26,9 +26,14 @@ export interface OnnxOptions {
 
 let pool: InferencePool | undefined;
 
-/** The process's inference threads (OBSCURA_INFERENCE_THREADS, default one per core up to 4). */
+/** How many inference threads the process runs (OBSCURA_INFERENCE_THREADS, default one per core up to 4; 1 with webgpu). */
+export function inferenceThreadCount(): number {
+  return loadModelConfig().inferenceThreads ?? Math.min(4, availableParallelism());
+}
+
+/** The process's inference threads. */
 export function inferencePool(): InferencePool {
-  return (pool ??= new InferencePool(loadModelConfig().inferenceThreads ?? Math.min(4, availableParallelism())));
+  return (pool ??= new InferencePool(inferenceThreadCount()));
 }
 
 /** A float input for a handed-over run (Session.run's `handOver`), reusing spare memory. */
