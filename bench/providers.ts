@@ -16,6 +16,7 @@ import { convertedModelFile } from "../compute/models/convert/index.ts";
 import { createFaceDetector } from "../compute/models/index.ts";
 import { iou } from "../compute/models/geometry.ts";
 import { createSession, inferenceThreadCount, ort } from "../compute/models/runtime/onnx.ts";
+import { InferencePool } from "../compute/models/runtime/inference-pool.ts";
 import type { Box, Frame } from "../compute/types.ts";
 import { loadPhoto } from "../test/compute/photos.ts";
 
@@ -49,7 +50,8 @@ interface ChildResult {
   provider: string;
   threads: number;
   networks: Array<{ what: string; ms: number; outputs: number[][] }>;
-  frames: Array<{ name: string; ms: number; boxes: Box[] }>;
+  /** runs: network calls per detect; runMs: their summed wall time (they overlap on several threads). */
+  frames: Array<{ name: string; ms: number; runs: number; runMs: number; boxes: Box[] }>;
 }
 
 async function resized(name: string, width: number, height: number): Promise<Frame> {
@@ -94,14 +96,41 @@ async function child(provider: OnnxProvider): Promise<ChildResult> {
     networks.push({ what: n.what, ms, outputs: session.outputNames.map((k) => Array.from(out[k]!.data as Float32Array)) });
     await session.release();
   }
+  const calls = countRuns();
   const faces = createFaceDetector();
   const frames: ChildResult["frames"] = [];
   for (const f of FRAMES) {
     const frame = await f.load();
     const ms = await median(ROUNDS, () => faces.detect(frame));
-    frames.push({ name: f.name, ms, boxes: (await faces.detect(frame)).map(({ x, y, width, height }) => ({ x, y, width, height })) });
+    calls.runs = calls.ms = 0;
+    const boxes = (await faces.detect(frame)).map(({ x, y, width, height }) => ({ x, y, width, height }));
+    frames.push({ name: f.name, ms, runs: calls.runs, runMs: calls.ms, boxes });
   }
   return { provider, threads: inferenceThreadCount(), networks, frames };
+}
+
+/** Counts the network calls of every session opened from now on, and their wall time. */
+function countRuns(): { runs: number; ms: number } {
+  const count = { runs: 0, ms: 0 };
+  const open = InferencePool.prototype.open;
+  InferencePool.prototype.open = async function (this: InferencePool, ...args: Parameters<InferencePool["open"]>) {
+    const session = await open.apply(this, args);
+    return {
+      ...session,
+      inputNames: session.inputNames,
+      outputNames: session.outputNames,
+      run: async (feeds, options) => {
+        const t0 = performance.now();
+        try {
+          return await session.run(feeds, options);
+        } finally {
+          count.runs++;
+          count.ms += performance.now() - t0;
+        }
+      },
+    };
+  };
+  return count;
 }
 
 function maxDiff(a: number[][], b: number[][]): number {
@@ -129,6 +158,8 @@ function main(): void {
       continue;
     }
     results.push(JSON.parse(readFileSync(out, "utf8")) as ChildResult);
+    // ONNX Runtime's warnings, e.g. nodes a provider does not run (they go to the CPU, with copies).
+    for (const line of new Set(r.stderr.split("\n").filter((l) => /\[W:onnxruntime|not assigned/.test(l)))) console.log(`${p}: ${line.replace(/^.*?\] /, "").slice(0, 300)}`);
   }
   const base = results[0];
   if (!base) return;
@@ -142,6 +173,7 @@ function main(): void {
     const b = base.frames[i]!;
     const same = results.slice(1).map((r) => `${matched(r.frames[i]!.boxes, b.boxes)}/${b.boxes.length}`);
     console.log(`${b.name} | ${results.map((r) => `${r.frames[i]!.ms.toFixed(0)} (${r.frames[i]!.boxes.length})`).join(" | ")} | ${same.join(" | ") || "-"}`);
+    console.log(`  network calls per detect, and their summed ms from call to answer (queueing included): ${results.map((r) => `${r.provider} ${r.frames[i]!.runs}, ${r.frames[i]!.runMs.toFixed(0)}`).join("; ")}`);
   }
 }
 
