@@ -117,6 +117,7 @@ function countRuns(): { runs: number; ms: number } {
     const session = await open.apply(this, args);
     return {
       ...session,
+      provider: session.provider,
       inputNames: session.inputNames,
       outputNames: session.outputNames,
       run: async (feeds, options) => {

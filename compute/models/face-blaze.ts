@@ -11,7 +11,6 @@ import { iou, squareTiles } from "./geometry.ts";
 import { cropToPlanes, resizeToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
 import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
-import { loadModelConfig } from "../config.ts";
 
 export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
@@ -50,7 +49,6 @@ const BATCH = 4;
  * runs of 16, 2.5-2.8 in runs of 48).
  */
 const GPU_BATCH = 16;
-const viewsPerRun = () => (loadModelConfig().onnxProviders[0] === "webgpu" ? GPU_BATCH : BATCH);
 /** Rows of the resized frame, and views of a batch, written between turns of the event loop. */
 const RESIZE_BAND_ROWS = 96;
 const VIEWS_PER_TURN = 4;
@@ -155,8 +153,8 @@ export class BlazeFaceModel extends Model<Session> {
 
   /**
    * The model on square views of the frame (view k: `draw` writes it into the input at `offset`;
-   * its input pixel (i, j) is frame point (x + i * step, y + j * step)), viewsPerRun() views per run and the
-   * runs at once, on as many inference threads as there are. Each view's boxes from `minScore`, in
+   * its input pixel (i, j) is frame point (x + i * step, y + j * step)), BATCH views per run
+   * (GPU_BATCH on the GPU) and the runs at once, on as many inference threads as there are. Each view's boxes from `minScore`, in
    * frame coordinates. `blank`: the input starts black (-1), for views `draw` fills only in part.
    */
   private async runViews(
@@ -173,7 +171,7 @@ export class BlazeFaceModel extends Model<Session> {
     // is handed to the inference threads as soon as it is drawn (45 small-face tiles of a 720p
     // frame are ~9 M values to copy; 16 centred crops ~3 M values to interpolate).
     const runs: Array<Promise<Detection[][]>> = [];
-    for (const batch of chunks(views.map((view, k) => ({ view, k })), viewsPerRun())) {
+    for (const batch of chunks(views.map((view, k) => ({ view, k })), session.provider === "webgpu" ? GPU_BATCH : BATCH)) {
       if (runs.length > 0) await yieldToEventLoop();
       const input = inputArray(batch.length * perImage);
       if (blank) input.fill(-1);

@@ -145,5 +145,6 @@ describe("ONNX Runtime execution providers", () => {
     const session = await createSession(await convertedModelFile("human/selfie"), { intraOpThreads: 1, providers: ["cuda", "cpu"] });
     const out = await session.run({ image: new ort.Tensor("float32", new Float32Array(3 * 256 * 256), [1, 3, 256, 256]) });
     expect(out.mask!.dims).toEqual([1, 1, 256, 256]);
+    expect(session.provider).toBe("cpu"); // what the models size their runs by (face-blaze.ts)
   });
 });

@@ -36,7 +36,7 @@ export type PoolRequest =
   | { type: "release"; session: number };
 
 export type PoolReply =
-  | { type: "opened"; session: number; inputNames?: string[]; outputNames?: string[]; warning?: string; error?: string }
+  | { type: "opened"; session: number; provider?: OnnxProvider; inputNames?: string[]; outputNames?: string[]; warning?: string; error?: string }
   | { type: "ran"; call: number; outputs?: Array<[string, WireTensor]>; error?: string; inputs?: ArrayBuffer[] };
 
 export type Feeds = Record<string, ort.Tensor>;
@@ -47,6 +47,8 @@ const MAX_SPARE_PER_SIZE = 8;
 
 /** An ONNX Runtime session as the models use it, run on the inference threads. */
 export interface Session {
+  /** The execution provider it runs on: the first configured one that loaded. */
+  readonly provider: OnnxProvider;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
   /**
@@ -190,13 +192,14 @@ export class InferencePool {
       this.#opens.delete(session);
       throw new Error(failed.error);
     }
-    const { inputNames, outputNames, warning } = replies[0]!;
+    const { provider, inputNames, outputNames, warning } = replies[0]!;
     if (warning && !this.#warned.has(warning)) {
       this.#warned.add(warning);
       console.warn(warning);
     }
     const run = (feeds: Feeds, thread?: Thread, handOver = false) => this.#run(session, feeds, thread, handOver);
     return {
+      provider: provider!,
       inputNames: inputNames!,
       outputNames: outputNames!,
       run: (feeds, options) => run(feeds, undefined, options?.handOver),

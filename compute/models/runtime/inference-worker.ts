@@ -21,8 +21,8 @@ parentPort!.on("message", async (req: PoolRequest) => {
     const opened = openOrtSession(req.model, req.providers, req.threads);
     sessions.set(req.session, opened.then((o) => o.session));
     try {
-      const { session, warning } = await opened;
-      post({ type: "opened", session: req.session, inputNames: [...session.inputNames], outputNames: [...session.outputNames], ...(warning ? { warning } : {}) });
+      const { session, provider, warning } = await opened;
+      post({ type: "opened", session: req.session, provider, inputNames: [...session.inputNames], outputNames: [...session.outputNames], ...(warning ? { warning } : {}) });
     } catch (err) {
       post({ type: "opened", session: req.session, error: message(err) });
     }

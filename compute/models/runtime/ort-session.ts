@@ -5,6 +5,8 @@ import type { OnnxProvider } from "../../config.ts";
 
 export interface OpenedSession {
   session: ort.InferenceSession;
+  /** The provider it was created on (ONNX Runtime may still place single nodes on the ones after it). */
+  provider: OnnxProvider;
   /** Set when a listed provider could not be loaded and a later one was used. */
   warning?: string;
 }
@@ -27,7 +29,7 @@ export async function openOrtSession(model: string | Uint8Array, providers: read
     };
     try {
       const session = typeof model === "string" ? await ort.InferenceSession.create(model, options) : await ort.InferenceSession.create(model, options);
-      return warning ? { session, warning } : { session };
+      return { session, provider: providers[i]!, ...(warning ? { warning } : {}) };
     } catch (err) {
       const provider = providers[i]!;
       // Only a provider that cannot be loaded falls through; a broken model fails on every provider.
