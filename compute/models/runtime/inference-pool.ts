@@ -36,6 +36,7 @@ export type PoolRequest =
   | { type: "release"; session: number };
 
 export type PoolReply =
+  | { type: "ready" }
   | { type: "opened"; session: number; provider?: OnnxProvider; inputNames?: string[]; outputNames?: string[]; warning?: string; error?: string }
   | { type: "ran"; call: number; outputs?: Array<[string, WireTensor]>; error?: string; inputs?: ArrayBuffer[] };
 
@@ -108,9 +109,16 @@ export class InferencePool {
   /** Input memory handed over and given back by the threads, by size, for inputArray. */
   readonly #spare = new Map<number, ArrayBuffer[]>();
 
+  /**
+   * The threads start one after another, each once the one before has loaded onnxruntime-node:
+   * threads loading its binding at the same time aborted the process now and then ("terminate
+   * called after throwing an instance of 'Napi::Error'", 2 of 6 starts of the face detector while
+   * its SSD was being converted; onnxruntime issue #20084). Until all have started, runs go to
+   * those that have.
+   */
   constructor(size: number) {
     this.size = Math.max(1, Math.floor(size));
-    for (let i = 0; i < this.size; i++) this.#threads.push(this.#spawn());
+    this.#threads.push(this.#spawn());
   }
 
   #spawn(): Thread {
@@ -140,6 +148,10 @@ export class InferencePool {
   }
 
   #onReply(thread: Thread, reply: PoolReply): void {
+    if (reply.type === "ready") {
+      if (this.#threads.length < this.size) this.#threads.push(this.#spawn());
+      return;
+    }
     thread.answered = true;
     if (reply.type === "opened") {
       this.#openReplies.get(`${thread.id}:${reply.session}`)?.resolve(reply);

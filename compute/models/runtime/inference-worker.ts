@@ -16,6 +16,9 @@ const sessions = new Map<number, Promise<ort.InferenceSession>>();
 const post = (reply: PoolReply) => parentPort!.postMessage(reply);
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+// onnxruntime-node is loaded (imported above): the pool may start the next thread.
+post({ type: "ready" });
+
 parentPort!.on("message", async (req: PoolRequest) => {
   if (req.type === "open") {
     const opened = openOrtSession(req.model, req.providers, req.threads);
