@@ -113,13 +113,15 @@ export class InferencePool {
    * The threads start one after another, each once the one before has loaded onnxruntime-node:
    * threads loading its binding at the same time aborted the process now and then ("terminate
    * called after throwing an instance of 'Napi::Error'", 2 of 6 starts of the face detector while
-   * its SSD was being converted; onnxruntime issue #20084). Until all have started, runs go to
-   * those that have.
+   * its SSD was being converted; onnxruntime issue #20084). Sessions open once all have started.
    */
   constructor(size: number) {
     this.size = Math.max(1, Math.floor(size));
     this.#threads.push(this.#spawn());
   }
+
+  #allStarted!: () => void;
+  readonly #started = new Promise<void>((resolve) => (this.#allStarted = resolve));
 
   #spawn(): Thread {
     const worker = new Worker(new URL("./inference-worker.ts", import.meta.url), { workerData: { nice: workNice() } satisfies InferenceWorkerData });
@@ -128,8 +130,8 @@ export class InferencePool {
     const fail = (err: Error) => this.#replace(thread, err);
     thread.worker.on("error", (err) => fail(new Error(`An inference thread failed: ${err.message}`)));
     thread.worker.on("exit", (code) => fail(new Error(`An inference thread exited (code ${code}).`)));
-    // Idle threads do not keep the process alive (a thread is referenced while it has work).
-    thread.worker.unref();
+    // Idle threads do not keep the process alive (a thread is referenced while it starts and while
+    // it has work).
     for (const [session, spec] of this.#opens) this.#openOn(thread, session, spec);
     return thread;
   }
@@ -144,12 +146,17 @@ export class InferencePool {
     }
     for (const [key, open] of this.#openReplies) if (key.startsWith(`${thread.id}:`)) open.resolve({ type: "opened", session: -1, error: err.message });
     if (thread.answered) this.#threads[index] = this.#spawn();
-    else this.#broken ??= err;
+    else {
+      this.#broken ??= err;
+      this.#allStarted(); // nothing more will start: open() reports the error
+    }
   }
 
   #onReply(thread: Thread, reply: PoolReply): void {
     if (reply.type === "ready") {
+      if (thread.inFlight === 0 && ![...this.#openReplies.keys()].some((k) => k.startsWith(`${thread.id}:`))) thread.worker.unref();
       if (this.#threads.length < this.size) this.#threads.push(this.#spawn());
+      else this.#allStarted();
       return;
     }
     thread.answered = true;
@@ -184,6 +191,7 @@ export class InferencePool {
 
   /** Opens the model on every thread; fails if it cannot be opened (on any provider). */
   async open(model: string | Uint8Array, providers: readonly OnnxProvider[], threads: number): Promise<Session> {
+    await this.#started;
     if (this.#broken) throw this.#broken;
     const session = this.#nextSession++;
     const spec = { model, providers, threads };
