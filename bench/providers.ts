@@ -18,7 +18,9 @@ import { iou } from "../compute/models/geometry.ts";
 import { createSession, inferenceThreadCount, ort } from "../compute/models/runtime/onnx.ts";
 import { InferencePool } from "../compute/models/runtime/inference-pool.ts";
 import type { Box, Frame } from "../compute/types.ts";
+import { resizeToPlanes } from "../compute/models/resize-input.ts";
 import { loadPhoto } from "../test/compute/photos.ts";
+import { timePerCall } from "./timing.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -31,13 +33,16 @@ const { values: args } = parseArgs({
 });
 const ROUNDS = Number(args.rounds);
 
-/** The networks as the detector calls them: input side, batch, value range. */
+/** Pixel values as each network takes them (face-ssd.ts: 0-255; face-blaze.ts: -1..1). */
+const SSD_PIXELS = { scale: 1, bias: 0 };
+const BLAZE_PIXELS = { scale: 1 / 127.5, bias: -1 };
+/** The networks as the detector calls them: input side, batch, pixel values. */
 const NETWORKS = [
-  { id: "face-api/ssd_mobilenetv1", side: 512, batch: 1, scale: 255, what: "SSD, whole frame" },
-  { id: "human/blazeface-back", side: 256, batch: 4, scale: 1, what: "BlazeFace, 4 tiles" },
-  { id: "human/blazeface-back", side: 256, batch: 16, scale: 1, what: "BlazeFace, 16 tiles" },
-  { id: "human/blazeface-back", side: 256, batch: 48, scale: 1, what: "BlazeFace, 48 tiles" },
-  { id: "human/facemesh-detection-full", side: 192, batch: 4, scale: 1, what: "full-range, 4 looks" },
+  { id: "face-api/ssd_mobilenetv1", side: 512, batch: 1, pixels: SSD_PIXELS, what: "SSD, whole frame" },
+  { id: "human/blazeface-back", side: 256, batch: 4, pixels: BLAZE_PIXELS, what: "BlazeFace, 4 tiles" },
+  { id: "human/blazeface-back", side: 256, batch: 16, pixels: BLAZE_PIXELS, what: "BlazeFace, 16 tiles" },
+  { id: "human/blazeface-back", side: 256, batch: 48, pixels: BLAZE_PIXELS, what: "BlazeFace, 48 tiles" },
+  { id: "human/facemesh-detection-full", side: 192, batch: 4, pixels: BLAZE_PIXELS, what: "full-range, 4 looks" },
 ] as const;
 
 /** The detector's inputs: a group photo as it comes (1920x1280) and cut to a 720p frame. */
@@ -63,35 +68,24 @@ async function resized(name: string, width: number, height: number): Promise<Fra
   return { data, width: info.width, height: info.height, channels: 3 } as Frame;
 }
 
-/** NCHW planes of a photo resized to side x side, repeated `batch` times, times `scale`. */
-async function planes(side: number, batch: number, scale: number): Promise<Float32Array> {
-  const f = await resized("group2.jpg", side, side);
-  const one = new Float32Array(3 * side * side);
-  for (let i = 0; i < side * side; i++) for (let c = 0; c < 3; c++) one[c * side * side + i] = (f.data[i * 3 + c]! / 255) * scale;
-  const x = new Float32Array(batch * one.length);
-  for (let b = 0; b < batch; b++) x.set(one, b * one.length);
+/** A photo resized to side x side as NCHW planes, `batch` times over. */
+async function planes(side: number, batch: number, pixels: { scale: number; bias: number }): Promise<Float32Array> {
+  const photo = await loadPhoto("group2.jpg");
+  const x = new Float32Array(batch * 3 * side * side);
+  for (let b = 0; b < batch; b++) resizeToPlanes(photo, side, side, { ...pixels, out: x, offset: b * 3 * side * side });
   return x;
 }
 
-async function median(rounds: number, fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  await fn();
-  const ms: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return ms.sort((a, b) => a - b)[Math.floor(ms.length / 2)]!;
-}
+/** Mean wall ms per call after a warm-up call (timing.ts). */
+const msPerCall = async (fn: () => Promise<unknown>) => (await timePerCall(1, ROUNDS, fn)).wall;
 
 async function child(provider: OnnxProvider): Promise<ChildResult> {
   const networks: ChildResult["networks"] = [];
   for (const n of NETWORKS) {
     const session = await createSession(await convertedModelFile(n.id), { providers: [provider], intraOpThreads: 1 });
-    const input = await planes(n.side, n.batch, n.scale);
+    const input = await planes(n.side, n.batch, n.pixels);
     const run = () => session.run({ [session.inputNames[0]!]: new ort.Tensor("float32", input.slice(), [n.batch, 3, n.side, n.side]) });
-    const ms = await median(ROUNDS, run);
+    const ms = await msPerCall(run);
     const out = await run();
     networks.push({ what: n.what, ms, outputs: session.outputNames.map((k) => Array.from(out[k]!.data as Float32Array)) });
     await session.release();
@@ -101,7 +95,7 @@ async function child(provider: OnnxProvider): Promise<ChildResult> {
   const frames: ChildResult["frames"] = [];
   for (const f of FRAMES) {
     const frame = await f.load();
-    const ms = await median(ROUNDS, () => faces.detect(frame));
+    const ms = await msPerCall(() => faces.detect(frame));
     calls.runs = calls.ms = 0;
     const boxes = (await faces.detect(frame)).map(({ x, y, width, height }) => ({ x, y, width, height }));
     frames.push({ name: f.name, ms, runs: calls.runs, runMs: calls.ms, boxes });
