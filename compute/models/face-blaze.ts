@@ -154,8 +154,9 @@ export class BlazeFaceModel extends Model<Session> {
   /**
    * The model on square views of the frame (view k: `draw` writes it into the input at `offset`;
    * its input pixel (i, j) is frame point (x + i * step, y + j * step)), BATCH views per run
-   * (GPU_BATCH on the GPU) and the runs at once, on as many inference threads as there are. Each view's boxes from `minScore`, in
-   * frame coordinates. `blank`: the input starts black (-1), for views `draw` fills only in part.
+   * (GPU_BATCH on the GPU) and the runs at once, on as many inference threads as there are. Each
+   * view's boxes from `minScore`, in frame coordinates. `blank`: the input starts black (-1), for
+   * views `draw` fills only in part.
    */
   private async runViews(
     views: ReadonlyArray<{ x: number; y: number; step: number }>,

@@ -45,9 +45,12 @@ export class ModelRegistry {
   }
 }
 
+/** The ONNX Runtime settings every model session takes from the configuration. */
+const onnxOptions = (config: ModelConfig) => ({ intraOpThreads: config.onnxThreads, providers: config.onnxProviders });
+
 /** The configured face detector, its networks added to `registry`. */
 export function createFaceDetector(config: ModelConfig = loadModelConfig(), registry = new ModelRegistry()): FaceDetector {
-  const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
+  const onnx = onnxOptions(config);
   const ssd = config.faceDetectors.includes("face-api/ssd_mobilenetv1") ? registry.add(new SsdFaceModel(onnx)) : undefined;
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
   // The second look at small-face candidates BlazeFace is unsure of.
@@ -57,7 +60,7 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const registry = new ModelRegistry();
-  const onnx = { intraOpThreads: config.onnxThreads, providers: config.onnxProviders };
+  const onnx = onnxOptions(config);
   return {
     faces: createFaceDetector(config, registry),
     landmarks: registry.add(new FaceLandmarker(onnx)),
