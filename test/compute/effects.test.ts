@@ -12,7 +12,7 @@ import {
   composite, fillBackground, withAlpha, parseHexColor, growBox,
 } from "../../compute/effects/index.ts";
 import { gaussianInRect } from "../../compute/effects/region.ts";
-import { hideBoxes } from "../../compute/pipelines/hide.ts";
+import { FACE_SHAPE, hideBoxes } from "../../compute/pipelines/hide.ts";
 import { coverWithEmoji, drawImage, emojiImage, emojiSize } from "../../compute/effects/overlay.ts";
 import { setStageListener } from "../../compute/timing.ts";
 
@@ -219,6 +219,19 @@ describe("hideBoxes: every box on one frame", () => {
     expect(strip).toEqual([true, true, true, true, true]);
     // Inside the frame the ellipse keeps to the box: its corners stay untouched.
     expect([changed(inside.x + 1, inside.y + 12), changed(inside.x + 1, inside.y + 88)]).toEqual([false, false]);
+  });
+
+  it("FACE_SHAPE hides a face from its hairline: the ellipse reaches above the detector's brow-to-chin box, not below or beside it more", async () => {
+    const box: Box = { x: 600, y: 400, width: 80, height: 80 };
+    const out = await hideBoxes(group, [box], FACE_SHAPE);
+    const changed = (x: number, y: number) => [0, 1, 2].some((c) => out.data[(y * group.width + x) * 3 + c] !== group.data[(y * group.width + x) * 3 + c]);
+    const cx = box.x + box.width / 2;
+    // Raised by 0.25 of its height (20 px), then grown by 0.2 of that (20 px): hidden up to ~40 px above its top.
+    expect([box.y - 10, box.y - 30, box.y - 36].map((y) => changed(cx, y))).toEqual([true, true, true]);
+    expect(changed(cx, box.y - 60)).toBe(false);
+    // Below and beside, as an ellipse grown by 0.2 alone: 20 px past the chin and the cheeks, no further.
+    expect([changed(cx, box.y + box.height + 14), changed(box.x - 14, box.y + 40)]).toEqual([true, true]);
+    expect([changed(cx, box.y + box.height + 40), changed(box.x - 40, box.y + 40)]).toEqual([false, false]);
   });
 
   it("overlapping boxes: the same result as hiding them one after the other", async () => {

@@ -12,7 +12,7 @@ import { ApiError } from "../../../schema/errors.ts";
 import { DEFAULT_BLUR_STRENGTH, dilateMask, emptyMask, featherMask, pixelationToStrength } from "../../effects/index.ts";
 import { addPerson } from "../../removal/mask.ts";
 import { findPeople } from "../people.ts";
-import { hideBoxes, hideMask, type HideOptions } from "../hide.ts";
+import { FACE_SHAPE, hideBoxes, hideMask, type HideOptions } from "../hide.ts";
 import { findPlates } from "../plates.ts";
 import { coverage, maskDetection } from "../subject.ts";
 import { resolvePrompt } from "../../../schema/vocabulary.ts";
@@ -74,7 +74,7 @@ export async function blurAnything(frame: Frame, params: BlurAnythingParams, mod
     }
   }
   onHidden?.([...silhouettes, ...ellipses, ...boxes]);
-  if (ellipses.length) out = await hideBoxes(out, ellipses, { ...opts, shape: "ellipse", grow: 0.2 });
+  if (ellipses.length) out = await hideBoxes(out, ellipses, { ...opts, ...FACE_SHAPE });
   if (boxes.length) out = await hideBoxes(out, boxes, { ...opts, shape: "rect", grow: 0.05 });
   return out;
 }

@@ -1,10 +1,11 @@
 // image.face-blur: every face found by the combined detector is hidden under a feathered ellipse
-// a little larger than the face (grow 15% each side, feather outside), gaussian or mosaic.
+// raised to the hairline and a little larger than the face (hide.ts FACE_SHAPE; feather outside),
+// gaussian or mosaic.
 import type { DetectionControls } from "../../../schema/api/detections.ts";
 import type { Frame } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { selectDetections } from "../detections.ts";
-import { hideBoxes } from "../hide.ts";
+import { FACE_SHAPE, hideBoxes } from "../hide.ts";
 import type { OnHidden } from "./index.ts";
 
 export interface FaceBlurParams extends DetectionControls {
@@ -15,6 +16,5 @@ export interface FaceBlurParams extends DetectionControls {
 export async function faceBlur(frame: Frame, params: FaceBlurParams, models: Pick<Models, "faces">, onHidden?: OnHidden): Promise<Frame> {
   const faces = selectDetections(await models.faces.detect(frame), frame, params);
   onHidden?.(faces);
-  // Faces are taller than detector boxes (forehead, chin, hair): grow 20% so the ellipse covers them.
-  return hideBoxes(frame, faces, { ...params, shape: "ellipse", grow: 0.2 });
+  return hideBoxes(frame, faces, { ...params, ...FACE_SHAPE });
 }

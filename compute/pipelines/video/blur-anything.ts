@@ -7,7 +7,7 @@ import type { Models } from "../../models/index.ts";
 import { pixelationToStrength } from "../../effects/index.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
-import { hideBoxes } from "../hide.ts";
+import { FACE_SHAPE, hideBoxes } from "../hide.ts";
 import { findPeople } from "../people.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
@@ -50,7 +50,7 @@ export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, 
       const opts = { blur_strength: params.blur_strength, pixelated, pixelStrength: pixelationToStrength(params.pixelation_strength) };
       const faces = coverage.boxes.filter((b) => b.label === "face");
       const others = coverage.boxes.filter((b) => b.label !== "face");
-      const out = faces.length ? await hideBoxes(frame, faces, { ...opts, shape: "ellipse", grow: 0.2 }) : frame;
+      const out = faces.length ? await hideBoxes(frame, faces, { ...opts, ...FACE_SHAPE }) : frame;
       return others.length ? hideBoxes(out, others, { ...opts, shape: "rect", grow: 0.05 }) : out;
     },
   });

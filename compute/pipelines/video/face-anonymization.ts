@@ -33,7 +33,7 @@ import { FaceRenderer } from "../../anonymize/render-thread.ts";
 import type { TrackedBox } from "../../video/tracker.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
-import { hideBoxes } from "../hide.ts";
+import { FACE_SHAPE, hideBoxes } from "../hide.ts";
 import { DETECT_EVERY, faceFrames, withWatermark, type VideoPipelineHooks } from "./common.ts";
 
 /** Frames held back before rendering (about a second of video; 150 MB of 1080p frames)... */
@@ -105,8 +105,6 @@ function spread<T>(xs: T[], n: number): T[] {
   return Array.from({ length: n }, (_, k) => xs[Math.round((k * (xs.length - 1)) / (n - 1))]!);
 }
 
-/** How a hidden face is blurred: face-blur's default (gaussian, ellipse grown by 0.2 of the box). */
-const HIDE = { shape: "ellipse", grow: 0.2 } as const;
 
 export interface FaceAnonymizationOptions extends VideoPipelineHooks {
   /**
@@ -212,7 +210,7 @@ export function faceAnonymizationVideo(
     const blurred = [...head.fallback, ...head.faces.filter((face) => hidden.has(face.trackId)).map((face) => face.box)];
     options.onFaces?.(head.index, { drawn: drawn.map((face) => face.box), blurred });
     const replaced = drawn.length ? await (renderer ??= new FaceRenderer()).render(head.frame, drawn, identities.identityFor) : head.frame;
-    return blurred.length ? hideBoxes(replaced, blurred, HIDE) : replaced;
+    return blurred.length ? hideBoxes(replaced, blurred, FACE_SHAPE) : replaced;
   };
 
   // Frames being drawn, in order. The ones this call starts are left drawing when it returns
