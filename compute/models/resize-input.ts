@@ -53,18 +53,42 @@ export function resizeToPlanes(src: Frame | Planes, width: number, height: numbe
   const plane = width * height;
   const [first, end] = opts.rows ?? [0, height];
   const [left, right] = opts.cols ?? [0, width];
-  for (let r = first; r < end; r++) {
-    const r0 = ys.lo[r]! * row, r1 = ys.hi[r]! * row, fy = ys.w[r]!;
+  const span = right - left;
+  // Separable, in tfjs's order of operations: each source row is resized across once (kept in
+  // doubles, so the result is the same as interpolating all four taps per output value), then
+  // output rows are interpolated down from the two rows they lie between. A row is reused by the
+  // next output row when the frame is enlarged (the small-face tiles: 1.33x).
+  const across = [new Float64Array(3 * span), new Float64Array(3 * span)];
+  const held = [-1, -1];
+  const rowAcross = (y: number): Float64Array => {
+    const slot = held[0] === y ? 0 : held[1] === y ? 1 : -1;
+    if (slot >= 0) return across[slot]!;
+    // Replace the row the current output row does not need (rows are asked for in increasing order).
+    const into = held[0]! < held[1]! ? 0 : 1;
+    const buf = across[into]!;
+    held[into] = y;
+    const base = y * row;
     for (let k = left; k < right; k++) {
-      const a0 = xs.lo[k]! * col, a1 = xs.hi[k]! * col, fx = xs.w[k]!;
-      const o = offset + r * width + k;
+      const a0 = base + xs.lo[k]! * col, a1 = base + xs.hi[k]! * col, fx = xs.w[k]!;
+      const i = k - left;
       for (let c = 0; c < 3; c++) {
         const ch = c * chan;
-        const tl = data[r0 + a0 + ch]!, tr = data[r0 + a1 + ch]!, bl = data[r1 + a0 + ch]!, br = data[r1 + a1 + ch]!;
-        // tfjs's order of operations: across each row, then down.
-        const top = tl + (tr - tl) * fx;
-        const bottom = bl + (br - bl) * fx;
-        out[o + c * plane] = (top + (bottom - top) * fy) * scale + bias;
+        const l = data[a0 + ch]!, r = data[a1 + ch]!;
+        buf[c * span + i] = l + (r - l) * fx;
+      }
+    }
+    return buf;
+  };
+  for (let r = first; r < end; r++) {
+    const fy = ys.w[r]!;
+    const top = rowAcross(ys.lo[r]!);
+    const bottom = rowAcross(ys.hi[r]!);
+    for (let c = 0; c < 3; c++) {
+      const o = offset + c * plane + r * width + left;
+      const t = c * span;
+      for (let i = 0; i < span; i++) {
+        const a = top[t + i]!;
+        out[o + i] = (a + (bottom[t + i]! - a) * fy) * scale + bias;
       }
     }
   }
