@@ -1,12 +1,12 @@
 // face-api's SSD MobileNetV1 face detector (512x512 input), converted to ONNX by
-// compute/models/convert/face-api/ssd.ts (on first load, cached) and run on onnxruntime-node. Slower than BlazeFace but
-// finds turned, tilted and partly hidden faces; the FaceDetector runs it on the whole frame and on
-// tiles. The score threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
+// compute/models/convert/face-api/ssd.ts (on first load, cached; quantized to int8 by default,
+// ssd-int8.ts) and run on onnxruntime-node. Slower than BlazeFace but finds turned, tilted and
+// partly hidden faces; the FaceDetector runs it on the whole frame and on tiles. The score threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
 import { cropToPlanes } from "./resize-input.ts";
-import { convertedModelFile } from "./convert/index.ts";
+import { convertedModelFile, SSD_INT8 } from "./convert/index.ts";
 import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
@@ -27,14 +27,17 @@ export class SsdFaceModel extends Model<Session> {
    */
   readonly minConfidence = 0.6;
   private readonly onnx: OnnxOptions;
+  /** int8 (convert/face-api/ssd-int8.ts) unless asked for face-api's float network as it is. */
+  private readonly precision: "int8" | "float32";
 
-  constructor(onnx: OnnxOptions = {}) {
+  constructor(onnx: OnnxOptions = {}, precision: "int8" | "float32" = "int8") {
     super("face-api/ssd_mobilenetv1");
     this.onnx = onnx;
+    this.precision = precision;
   }
 
   protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id), this.onnx);
+    return createSession(await convertedModelFile(this.precision === "int8" ? SSD_INT8 : this.id), this.onnx);
   }
 
   protected async warmUp(session: Session): Promise<void> {

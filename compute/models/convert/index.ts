@@ -20,13 +20,15 @@ import { singleFlight } from "../base.ts";
 import type { OnnxGraph } from "./onnx-writer.ts";
 import { packageFile } from "../runtime/package-file.ts";
 import { convertFaceApi, FACE_API_CONVERSIONS } from "./face-api/index.ts";
+import { ssdCalibrationPhotos, ssdInt8 } from "./face-api/ssd-int8.ts";
 import { HUMAN_CONVERSIONS, humanGraphFile, type HumanConvertedId } from "./human-models.ts";
 import { convertNsfwjs, NSFWJS_DIRS, nsfwjsFiles, nsfwjsModel, type NsfwConvertedId } from "./nsfwjs.ts";
 
 export interface Conversion {
   /** Files whose bytes define the result (weights, graph); with the converter's code they key the cache. */
   sources: () => Promise<string[]>;
-  build: () => Promise<OnnxGraph>;
+  /** The graph, or the model's bytes where a step after the graph (quantization) writes them. */
+  build: () => Promise<OnnxGraph | Uint8Array>;
 }
 
 /** A TF.js model.json (graph) or weights manifest, and the weight shards it names. */
@@ -50,6 +52,12 @@ const faceApiConversions = Object.fromEntries(
   ]),
 );
 
+const ssdFloat = FACE_API_CONVERSIONS.find((c) => c.id === "face-api/ssd_mobilenetv1")!;
+const ssdInt8Conversion: Conversion = {
+  sources: async () => [...(await faceApiConversions[ssdFloat.id]!.sources()), ...ssdCalibrationPhotos()],
+  build: async () => ssdInt8(await convertFaceApi(ssdFloat)),
+};
+
 const nsfwConversions = Object.fromEntries(
   (Object.keys(NSFWJS_DIRS) as NsfwConvertedId[]).map((id) => [
     id,
@@ -60,8 +68,11 @@ const nsfwConversions = Object.fromEntries(
   ]),
 );
 
+/** The int8 conversion of face-api's SSD (face-api/ssd-int8.ts). */
+export const SSD_INT8 = "face-api/ssd_mobilenetv1-int8";
+
 /** Every model this repo converts to ONNX, by model id. */
-export const CONVERSIONS: Record<string, Conversion> = { ...humanConversions, ...faceApiConversions, ...nsfwConversions };
+export const CONVERSIONS: Record<string, Conversion> = { ...humanConversions, ...faceApiConversions, [SSD_INT8]: ssdInt8Conversion, ...nsfwConversions };
 
 const CONVERTER_DIR = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(CONVERTER_DIR, "../../..");
@@ -94,7 +105,8 @@ async function convertToCache(id: string): Promise<string> {
   const stem = id.replace(/\//g, "__");
   const file = path.join(dir, `${stem}.${await cacheKey(c)}.onnx`);
   if (await exists(file)) return file;
-  const bytes = (await c.build()).serialize();
+  const built = await c.build();
+  const bytes = built instanceof Uint8Array ? built : built.serialize();
   await mkdir(dir, { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   await writeFile(tmp, bytes);
