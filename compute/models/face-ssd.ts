@@ -1,12 +1,14 @@
 // face-api's SSD MobileNetV1 face detector (512x512 input), converted to ONNX by
-// compute/models/convert/face-api/ssd.ts (on first load, cached; quantized to int8 by default,
+// compute/models/convert/face-api/ssd.ts (on first load, cached; quantized to int8 for the CPU,
 // ssd-int8.ts) and run on onnxruntime-node. Slower than BlazeFace but finds turned, tilted and
-// partly hidden faces; the FaceDetector runs it on the whole frame and on tiles. The score threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
+// partly hidden faces; the FaceDetector runs it on the whole frame and on candidates. The score
+// threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { convertedModelFile, SSD_INT8 } from "./convert/index.ts";
+import { loadModelConfig, type OnnxProvider } from "../config.ts";
 import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
@@ -15,6 +17,15 @@ const LOOK_CELL = 128;
 /** face-api's locateFaces: NMS IoU and the most faces one call returns (ours: 200, for crowds). */
 const NMS_IOU = 0.5;
 const MAX_RESULTS = 200;
+
+/**
+ * int8 (convert/face-api/ssd-int8.ts) where the session runs on the CPU, 2.3-2.5x faster there;
+ * on a GPU provider face-api's float network as it is: quantization is a CPU saving, and its
+ * Quantize/DequantizeLinear pairs are not what a GPU provider is built for.
+ */
+export function ssdPrecision(providers: readonly OnnxProvider[]): "int8" | "float32" {
+  return providers[0] === "cpu" ? "int8" : "float32";
+}
 
 export class SsdFaceModel extends Model<Session> {
   readonly role = "face-detector";
@@ -27,17 +38,18 @@ export class SsdFaceModel extends Model<Session> {
    */
   readonly minConfidence = 0.6;
   private readonly onnx: OnnxOptions;
-  /** int8 (convert/face-api/ssd-int8.ts) unless asked for face-api's float network as it is. */
-  private readonly precision: "int8" | "float32";
+  /** ssdPrecision's choice unless the caller asks for one. */
+  private readonly precision: "int8" | "float32" | undefined;
 
-  constructor(onnx: OnnxOptions = {}, precision: "int8" | "float32" = "int8") {
+  constructor(onnx: OnnxOptions = {}, precision?: "int8" | "float32") {
     super("face-api/ssd_mobilenetv1");
     this.onnx = onnx;
     this.precision = precision;
   }
 
   protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.precision === "int8" ? SSD_INT8 : this.id), this.onnx);
+    const precision = this.precision ?? ssdPrecision(this.onnx.providers ?? loadModelConfig().onnxProviders);
+    return createSession(await convertedModelFile(precision === "int8" ? SSD_INT8 : this.id), this.onnx);
   }
 
   protected async warmUp(session: Session): Promise<void> {

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ExpressionReader, EXPRESSIONS } from "../../bench/lib/expression-reader.ts";
 import { FaceLandmarker } from "../../compute/models/face-landmarks.ts";
 import { INPUT_SIDE, squareInput } from "../../compute/models/face-api-input.ts";
-import { SsdFaceModel } from "../../compute/models/face-ssd.ts";
+import { SsdFaceModel, ssdPrecision } from "../../compute/models/face-ssd.ts";
 import { iou } from "../../compute/models/geometry.ts";
 import { ort } from "../../compute/models/runtime/onnx.ts";
 import type { Box, Detection, Frame } from "../../compute/types.ts";
@@ -79,6 +79,10 @@ describe("SSD MobileNetV1 on ONNX Runtime", () => {
 });
 
 describe("SSD MobileNetV1 in int8 (the face detector's, convert/face-api/ssd-int8.ts)", () => {
+  it("is the CPU's network; a GPU provider gets the float one", () => {
+    expect([ssdPrecision(["cpu"]), ssdPrecision(["webgpu", "cpu"]), ssdPrecision(["cuda", "cpu"])]).toEqual(["int8", "float32", "float32"]);
+  });
+
   it("finds the float network's faces on the photos, with boxes and scores close to its", async () => {
     const int8 = new SsdFaceModel({ intraOpThreads: 1 });
     let faces = 0;
