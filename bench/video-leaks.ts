@@ -12,10 +12,11 @@
 //
 // Usage: npx node bench/video-leaks.ts [--detectors real,oracle] [--clips pan-small,sprites]
 //        [--seeds 3] (oracle runs per clip, different misses) [--sheet bench/.scratch/leaks.png]
+//        [--crf 28] (each clip through libx264 at that CRF and back first, as a user's encoder leaves it)
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createModels } from "../compute/models/index.ts";
-import { CLIP_NAMES, makeClip } from "../test/fixtures/video-clips.ts";
+import { CLIP_NAMES, compressed, makeClip } from "../test/fixtures/video-clips.ts";
 import { leakSheet, measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../test/fixtures/video-leaks.ts";
 import type { LeakReport } from "../test/fixtures/video-leaks.ts";
 
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     clips: { type: "string", default: CLIP_NAMES.join(",") },
     seeds: { type: "string", default: "3" },
     sheet: { type: "string" },
+    crf: { type: "string" },
   },
 });
 
@@ -52,7 +54,7 @@ console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().le
 console.log(`${"clip".padEnd(12)} ${"detector".padEnd(7)} ${"leak any".padEnd(9)} ${"leak>=20".padEnd(9)} ${SIZE_BUCKETS.map((b) => `hidden ${b}`.padEnd(16)).join(" ")} area`);
 const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
 for (const name of values.clips!.split(",")) {
-  const clip = await makeClip(name);
+  const clip = values.crf ? await compressed(await makeClip(name), Number(values.crf)) : await makeClip(name);
   for (const detector of detectors) {
     const reports: LeakReport[] = [];
     if (detector === "real") reports.push(await measureLeaks(clip, models!.faces));

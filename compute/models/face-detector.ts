@@ -119,9 +119,17 @@ export class FaceDetector {
       passes.push(
         // Small faces are the small tiles' job: here only boxes from `candidateScore` are candidates,
         // and those over 0.2 of a middle tile are faces large enough to score high when real.
-        blaze.detectTiles(frame, side, 0.25, o.candidateScore).then((found) =>
-          this.confirmed(frame, nms(found.filter((d) => d.width <= cap))).then((kept) => kept.filter((d) => d.width <= 0.2 * side || d.score >= o.sureScore)),
-        ),
+        blaze.detectTiles(frame, side, 0.25, o.candidateScore).then(async (found) => {
+          const boxes = nms(found.filter((d) => d.width <= cap));
+          // A face the frame's edge cuts (half out of shot: a mouth and chin at the top) keeps too
+          // little for the looks and scores under sureScore, most of all once a video codec has
+          // softened it: from BlazeFace's own threshold it is a face (bench/video-leaks.ts --crf 28,
+          // scene-cut: 7 frames showed one; on seeds 1-24 a threshold of 0.5 took 2 false boxes at
+          // edges, 0.6 none).
+          const cut = boxes.filter((d) => d.score >= blaze.minConfidence && this.cutByEdge(d, width, height));
+          const kept = await this.confirmed(frame, boxes.filter((d) => !cut.includes(d)));
+          return [...cut, ...kept.filter((d) => d.width <= 0.2 * side || d.score >= o.sureScore)];
+        }),
         // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 35 px or more.
         blaze.detect(frame).then((found) => found.filter((d) => d.width > cap && d.score >= o.wholeFrameScore)),
       );
