@@ -31,8 +31,8 @@ export function hideBoxes(frame: Frame, boxes: Box[], opts: HideOptions): Promis
     const strength = opts.blur_strength ?? DEFAULT_BLUR_STRENGTH;
     const regions = boxes.map((found) => {
       const size = Math.max(found.width, found.height);
-      const raised = opts.headroom ? { ...found, y: found.y - opts.headroom * found.height, height: found.height * (1 + opts.headroom) } : found;
-      const box = opts.shape === "ellipse" ? pastTheEdge(raised, frame) : raised;
+      const whole = opts.shape === "ellipse" ? pastTheEdge(found, frame) : found;
+      const box = opts.headroom ? { ...whole, y: whole.y - opts.headroom * whole.height, height: whole.height * (1 + opts.headroom) } : whole;
       return opts.pixelated
         ? { box, blockSize: pixelBlockSize(opts.pixelStrength ?? strength, size) }
         : { box, sigma: blurSigma(strength, size) };
@@ -51,14 +51,24 @@ const EDGE = 2;
 /**
  * A region the frame's edge cuts (a face entering, a plate half out of shot) goes on beyond it. An
  * ellipse inscribed in its visible part leaves that part's corners at the edge uncovered, so the
- * box is first extended past the edge by half its size there (only the frame is painted).
+ * box is first extended past the edge by half its size there, and at least to a square: a face box
+ * (about as tall as wide) that the edge cut to a sliver is a face mostly out of shot, and an
+ * ellipse in the sliver alone left the forehead showing above it (bench/video-leaks.ts --crf 28,
+ * a face leaving the bottom of pan-tiny under a predicted box clipped to 27x3 px). Only the frame
+ * is painted.
  */
 export function pastTheEdge(box: Box, frame: Pick<Frame, "width" | "height">): Box {
   let { x, y, width, height } = box;
-  if (x <= EDGE) { x -= width / 2; width *= 1.5; }
-  if (y <= EDGE) { y -= height / 2; height *= 1.5; }
-  if (box.x + box.width >= frame.width - EDGE) width += box.width / 2;
-  if (box.y + box.height >= frame.height - EDGE) height += box.height / 2;
+  // How far a box goes on past one edge that cuts it: half its size, or up to a square.
+  const past = (size: number, other: number) => Math.max(size / 2, other - size);
+  const [left, right] = [box.x <= EDGE, box.x + box.width >= frame.width - EDGE];
+  const [top, bottom] = [box.y <= EDGE, box.y + box.height >= frame.height - EDGE];
+  const across = left && right ? box.width / 2 : past(box.width, box.height);
+  const down = top && bottom ? box.height / 2 : past(box.height, box.width);
+  if (left) { x -= across; width += across; }
+  if (right) width += across;
+  if (top) { y -= down; height += down; }
+  if (bottom) height += down;
   return { x, y, width, height };
 }
 

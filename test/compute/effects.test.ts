@@ -12,7 +12,7 @@ import {
   composite, fillBackground, withAlpha, parseHexColor, growBox,
 } from "../../compute/effects/index.ts";
 import { gaussianInRect } from "../../compute/effects/region.ts";
-import { FACE_SHAPE, hideBoxes } from "../../compute/pipelines/hide.ts";
+import { FACE_SHAPE, hideBoxes, pastTheEdge } from "../../compute/pipelines/hide.ts";
 import { coverWithEmoji, drawImage, emojiImage, emojiSize } from "../../compute/effects/overlay.ts";
 import { setStageListener } from "../../compute/timing.ts";
 
@@ -232,6 +232,18 @@ describe("hideBoxes: every box on one frame", () => {
     // Below and beside, as an ellipse grown by 0.2 alone: 20 px past the chin and the cheeks, no further.
     expect([changed(cx, box.y + box.height + 14), changed(box.x - 14, box.y + 40)]).toEqual([true, true]);
     expect([changed(cx, box.y + box.height + 40), changed(box.x - 40, box.y + 40)]).toEqual([false, false]);
+  });
+
+  it("a face box the edge cut to a sliver goes on past the edge as a square: the face above it is hidden", async () => {
+    // A 40 px face leaving the bottom of the frame, its box clipped to the 6 px left in shot.
+    const sliver: Box = { x: 600, y: group.height - 6, width: 40, height: 6 };
+    expect(pastTheEdge(sliver, group)).toEqual({ x: 600, y: group.height - 6, width: 40, height: 40 });
+    // Cut on one side only, a box already about square grows by half its size there, as before.
+    expect(pastTheEdge({ x: 0, y: 300, width: 80, height: 100 }, group)).toEqual({ x: -40, y: 300, width: 120, height: 100 });
+    const out = await hideBoxes(group, [sliver], FACE_SHAPE);
+    const changed = (x: number, y: number) => [0, 1, 2].some((c) => out.data[(y * group.width + x) * 3 + c] !== group.data[(y * group.width + x) * 3 + c]);
+    // The ellipse of the whole face (raised and grown as any face's) reaches 15 px above the sliver.
+    expect([1, 8, 15].map((up) => changed(620, group.height - 6 - up))).toEqual([true, true, true]);
   });
 
   it("overlapping boxes: the same result as hiding them one after the other", async () => {
