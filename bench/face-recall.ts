@@ -1,6 +1,7 @@
 // Face-detector recall by face size, precision, and speed, on the generated evaluation set
 // (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
+// [--jpeg 75] (every scene through a JPEG of that quality first)
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
@@ -12,7 +13,7 @@ import type { Box, Frame } from "../compute/types.ts";
 import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 const detector = sharedModels().faces;
 await detector.load();
@@ -25,7 +26,16 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; w
   return { value, cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
 }
 
-const scenes: EvalScene[] = [...(await evalScenes(first!, last! - first! + 1)), ...(flags.photos ? await photoScenes() : [])];
+/** The scene as a JPEG of quality q leaves it (--jpeg q: how most photos reach the service). */
+async function asJpeg(scene: EvalScene, q: number): Promise<EvalScene> {
+  const { width, height, channels } = scene.frame;
+  const jpeg = await sharp(scene.frame.data, { raw: { width, height, channels } }).jpeg({ quality: q }).toBuffer();
+  const data = await sharp(jpeg).removeAlpha().raw().toBuffer();
+  return { ...scene, frame: { ...scene.frame, data, channels: 3 } };
+}
+
+const generated = [...(await evalScenes(first!, last! - first! + 1)), ...(flags.photos ? await photoScenes() : [])];
+const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => asJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 const cpu720: number[] = [];
 for (const s of scenes) {
