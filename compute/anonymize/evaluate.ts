@@ -30,13 +30,25 @@ export const STILL_A_FACE = 0.5;
  */
 export const ANOTHER_PERSON = 0.6;
 
+let faceApiSsd: SsdFaceModel | undefined;
+
+/**
+ * face-api's SSD as face-api runs it (float), one per process: what identity is measured with. The
+ * face detector's copy is int8 on the CPU (face-ssd.ts), whose boxes differ by a few pixels, and
+ * the descriptor is taken from a crop aligned on them: measured with it, 3 of the 24 anonymized
+ * photo faces calibrated with the float network came out under 0.6 (test/compute/anonymize.test.ts).
+ */
+function sharedFaceApiSsd(): SsdFaceModel {
+  return (faceApiSsd ??= new SsdFaceModel({}, "float32"));
+}
+
 export class FaceMeter {
   readonly ssd: SsdFaceModel;
   readonly landmarker: FaceLandmarker;
 
-  /** Uses the given model instances when passed (the pipeline's), else loads its own. */
+  /** Uses the given model instances when passed, else face-api's float SSD (one per process) and a landmarker of its own. */
   constructor(ssd?: SsdFaceModel, landmarker?: FaceLandmarker) {
-    this.ssd = ssd ?? new SsdFaceModel();
+    this.ssd = ssd ?? sharedFaceApiSsd();
     this.landmarker = landmarker ?? new FaceLandmarker();
   }
 

@@ -126,7 +126,8 @@ beforeAll(async () => {
   inputFrames = await decodeFrames(clipPath);
   expect(inputFrames.length).toBe(FRAMES);
   const { SsdFaceModel } = await import("../../compute/models/face-ssd.ts");
-  const ssd = new SsdFaceModel();
+  // face-api's float network, as face-api runs it: independent of the service's int8 copy.
+  const ssd = new SsdFaceModel({}, "float32");
   for (let i = 0; i < FRAMES; i += 5) inputFaces.set(i, await ssd.detect(inputFrames[i]!));
   account = await featureAccount(500);
   clipUrl = await upload(account, "video", clip);
