@@ -105,7 +105,6 @@ function spread<T>(xs: T[], n: number): T[] {
   return Array.from({ length: n }, (_, k) => xs[Math.round((k * (xs.length - 1)) / (n - 1))]!);
 }
 
-
 export interface FaceAnonymizationOptions extends VideoPipelineHooks {
   /**
    * False: no calibration and no verdict, every face drawn with its seeded identity (tests and
