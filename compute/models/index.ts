@@ -3,6 +3,7 @@
 import { loadModelConfig, type ModelConfig } from "../config.ts";
 import type { Model, ModelStatus } from "./base.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
+import { FaceBoxesModel } from "./face-boxes.ts";
 import { FaceDetector } from "./face-detector.ts";
 import { FaceLandmarker } from "./face-landmarks.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
@@ -55,7 +56,9 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
   const blaze = config.faceDetectors.includes("human/blazeface-back") ? registry.add(new BlazeFaceModel()) : undefined;
   // The second look at small-face candidates BlazeFace is unsure of.
   const verifier = blaze ? registry.add(new BlazeFaceModel("human/facemesh-detection-full")) : undefined;
-  return new FaceDetector({ ssd, blaze, verifier });
+  // Small and compressed faces BlazeFace scores low (face-detector.ts).
+  const boxes = blaze ? registry.add(new FaceBoxesModel()) : undefined;
+  return new FaceDetector({ ssd, blaze, verifier, boxes });
 }
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {

@@ -5,16 +5,18 @@
 // outputs whose magnitude is given beside each. Then what a user gets must be the same: the same
 // BlazeFace / face-detector anchors over threshold, the same objects, the same person mask, the
 // same NSFW probabilities.
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { convertedModelFile } from "../../compute/models/convert/index.ts";
 import type { HumanConvertedId } from "../../compute/models/convert/human-models.ts";
-import { iou } from "../../compute/models/geometry.ts";
+import { FaceBoxesModel } from "../../compute/models/face-boxes.ts";
+import { clipBox, iou } from "../../compute/models/geometry.ts";
 import { NsfwClassifier } from "../../compute/models/nsfw-classifier.ts";
 import { ObjectDetector } from "../../compute/models/object-detector.ts";
 import { PersonSegmenter } from "../../compute/models/person-segmenter.ts";
 import { halvedPlanes, halvePlanes, resizeToPlanes, type Planes } from "../../compute/models/resize-input.ts";
 import { createSession, ort } from "../../compute/models/runtime/onnx.ts";
-import type { Frame } from "../../compute/types.ts";
+import type { Detection, Frame } from "../../compute/types.ts";
 import { HumanTfjsReference } from "../fixtures/human-tfjs-reference.ts";
 import { NsfwjsReference } from "../fixtures/nsfwjs-reference.ts";
 import { loadPhoto } from "./photos.ts";
@@ -32,6 +34,8 @@ const MODELS: Record<HumanConvertedId, { side: number; scale: number; bias: numb
   "human/centernet": { side: 512, scale: 1, bias: 0, bounds: [1e-4, 5e-2] },
   // Mask probabilities: measured <= 9.4e-5.
   "human/selfie": { side: 256, scale: 1 / 255, bias: 0, bounds: [1e-3] },
+  // Logits and box codes (a few units).
+  "human/faceboxes": { side: 1024, scale: 1 / 255, bias: 0, bounds: [1e-2] },
 };
 
 const ref = new HumanTfjsReference();
@@ -61,12 +65,35 @@ describe.each(Object.keys(MODELS) as HumanConvertedId[])("%s on ONNX Runtime", (
         const diff = maxAbsDiff(got[name]!.data as Float32Array, want[k]!);
         expect(diff, `${id} ${name} on ${batch}`).toBeLessThan(bounds[k]!);
       });
-      if (id.includes("face")) {
+      if (id === "human/faceboxes") {
+        // Same decisions: the anchors whose face probability (softmax of the two logits) passes 0.5.
+        const over = (p: Float32Array) => [...p].flatMap((v, i) => (i % 6 === 1 && v > p[i - 1]! ? [(i - 1) / 6] : []));
+        expect(over(got.predictions!.data as Float32Array), `${id} faces on ${batch}`).toEqual(over(want[0]!));
+      } else if (id.includes("face")) {
         // Same decisions: the anchors whose score passes BlazeFace's threshold (sigmoid >= 0.6).
         const over = (p: Float32Array) => [...p].flatMap((v, i) => (i % 17 === 0 && 1 / (1 + Math.exp(-v)) >= 0.6 ? [i / 17] : []));
         expect(over(got.predictions!.data as Float32Array), `${id} faces on ${batch}`).toEqual(over(want[0]!));
       }
     }
+  });
+});
+
+describe("FaceBoxesModel (FaceBoxes on ONNX Runtime, anchors and decoding in JS)", () => {
+  const model = new FaceBoxesModel();
+  it.each(["group-collage-small-faces.jpg", "group1.jpg"])("finds the faces the whole TF.js graph finds on %s, at the same places", async (name) => {
+    // A 1024 px view at scale 1: the converted graph sees exactly the pixels the TF.js graph does.
+    const photo = frames.get(name)!;
+    const { data } = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: photo.channels } }).resize(1024, 1024, { fit: "fill" }).raw().toBuffer({ resolveWithObject: true });
+    const frame: Frame = { data, width: 1024, height: 1024, channels: 3 };
+    const clip = (d: Detection) => clipBox(d, 1024, 1024);
+    const got = (await model.detect(frame, 1, 0.3)).sort((a, b) => b.score - a.score);
+    const want = (await ref.faceBoxes(frame, 0.3)).sort((a, b) => b.score - a.score);
+    expect(want.length, "the reference finds faces").toBeGreaterThan(3);
+    expect(got.length).toBe(want.length);
+    want.forEach((w, i) => {
+      expect(iou(clip(got[i]!), clip(w)), `box ${i}`).toBeGreaterThan(0.98);
+      expect(Math.abs(got[i]!.score - w.score)).toBeLessThan(1e-3);
+    });
   });
 });
 

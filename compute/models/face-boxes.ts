@@ -1,0 +1,109 @@
+// FaceBoxes (Zhang et al. 2017; TropComplique's TensorFlow port, trained on WIDER FACE, as
+// human-models ships it) on ONNX Runtime. WIDER FACE is crowds, blur, low light and heavy JPEG:
+// where BlazeFace (trained on phone-camera faces) scores a small face softened by a video encoder
+// 0.2-0.4, FaceBoxes still finds it (bench/video-leaks.ts --crf 35). Its densified 32 px anchors
+// (16 per 32 px cell) are made for small faces: seen at 2x, a 14 px face fills them.
+// The graph is converted without its padding, anchor generation, decoding and NMS
+// (compute/models/convert/human-models.ts); they are here.
+import type { Detection, Frame } from "../types.ts";
+import { Model } from "./base.ts";
+import { convertedModelFile } from "./convert/index.ts";
+import { FACEBOXES_ANCHORS, FACEBOXES_INPUT } from "./convert/human-models.ts";
+import { nms, squareTiles } from "./geometry.ts";
+import { cropToPlanes } from "./resize-input.ts";
+import { yieldToEventLoop } from "../event-loop.ts";
+import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
+
+/** Per anchor [cy, cx, h, w] in input px, clipped to the view and back to centre form (as the graph decodes). */
+function anchors(): Float32Array {
+  const n = FACEBOXES_INPUT;
+  const out = new Float32Array(FACEBOXES_ANCHORS * 4);
+  let k = 0;
+  const push = (cy: number, cx: number, size: number) => {
+    const [y0, x0] = [Math.max(0, cy - size / 2), Math.max(0, cx - size / 2)];
+    const [y1, x1] = [Math.min(n, cy + size / 2), Math.min(n, cx + size / 2)];
+    out.set([(y0 + y1) / 2, (x0 + x1) / 2, y1 - y0, x1 - x0], 4 * k++);
+  };
+  // [stride, [anchor size, density]...]: a density-d anchor is repeated d x d times a cell, its
+  // copies size/d apart around the cell's centre (x outer, y inner, as the graph orders them).
+  const layers: Array<[number, Array<[number, number]>]> = [
+    [32, [[32, 4], [64, 2], [128, 1]]],
+    [64, [[256, 1]]],
+    [128, [[512, 1]]],
+  ];
+  for (const [stride, kinds] of layers) {
+    const cells = n / stride;
+    for (let r = 0; r < cells; r++)
+      for (let c = 0; c < cells; c++)
+        for (const [size, d] of kinds)
+          for (let i = 0; i < d; i++)
+            for (let j = 0; j < d; j++) push(r * stride + stride / 2 + (j - (d - 1) / 2) * (size / d), c * stride + stride / 2 + (i - (d - 1) / 2) * (size / d), size);
+  }
+  if (k !== FACEBOXES_ANCHORS) throw new Error(`FaceBoxes: ${k} anchors, expected ${FACEBOXES_ANCHORS}`);
+  return out;
+}
+
+/** Views per session.run (a 1024 px view's activations are ~40 MB; more a run gains nothing on CPU). */
+const BATCH = 1;
+
+export class FaceBoxesModel extends Model<Session> {
+  readonly role = "face-detector";
+  private readonly anchors = anchors();
+
+  constructor() {
+    super("human/faceboxes");
+  }
+
+  protected async loadWeights(): Promise<Session> {
+    return createSession(await convertedModelFile(this.id));
+  }
+
+  protected async warmUp(session: Session): Promise<void> {
+    const n = FACEBOXES_INPUT;
+    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
+  }
+
+  /**
+   * Faces in the frame enlarged `scale` times, seen in square views of FACEBOXES_INPUT px that
+   * overlap by a quarter (black past the frame's edges), boxes from `minScore`, merged by NMS.
+   */
+  async detect(frame: Frame, scale: number, minScore: number): Promise<Detection[]> {
+    const session = await this.load();
+    const n = FACEBOXES_INPUT;
+    const side = n / scale;
+    const views = squareTiles(Math.max(frame.width, side), Math.max(frame.height, side), side, 0.25);
+    const runs: Array<Promise<Detection[]>> = [];
+    for (let i = 0; i < views.length; i += BATCH) {
+      const batch = views.slice(i, i + BATCH);
+      if (i > 0) await yieldToEventLoop();
+      const input = inputArray(batch.length * 3 * n * n);
+      batch.forEach((v, b) => cropToPlanes(frame, { x: v.x, y: v.y, side }, n, input, { offset: b * 3 * n * n, scale: 1 / 255, bias: 0 }));
+      const run = session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true }).then((out) => {
+        const data = out.predictions!.data as Float32Array;
+        return batch.flatMap((v, b) => this.decode(data, b * FACEBOXES_ANCHORS * 6, v.x, v.y, 1 / scale, minScore));
+      });
+      run.catch(() => undefined);
+      runs.push(run);
+    }
+    return nms((await Promise.all(runs)).flat());
+  }
+
+  /** One view's boxes: SSD box coding with scale factors (10, 10, 5, 5) on the clipped anchors. */
+  private decode(data: Float32Array, offset: number, x0: number, y0: number, step: number, minScore: number): Detection[] {
+    const out: Detection[] = [];
+    const margin = Math.log(minScore / (1 - minScore)); // softmax over two classes = sigmoid of the difference
+    const a = this.anchors;
+    for (let i = 0; i < FACEBOXES_ANCHORS; i++) {
+      const o = offset + i * 6;
+      const d = data[o + 1]! - data[o]!;
+      if (d < margin) continue;
+      const [ya, xa, ha, wa] = [a[4 * i]!, a[4 * i + 1]!, a[4 * i + 2]!, a[4 * i + 3]!];
+      const cy = (data[o + 2]! / 10) * ha + ya;
+      const cx = (data[o + 3]! / 10) * wa + xa;
+      const h = Math.exp(data[o + 4]! / 5) * ha;
+      const w = Math.exp(data[o + 5]! / 5) * wa;
+      out.push({ x: x0 + (cx - w / 2) * step, y: y0 + (cy - h / 2) * step, width: w * step, height: h * step, score: 1 / (1 + Math.exp(-d)), label: "face" });
+    }
+    return out;
+  }
+}
