@@ -46,7 +46,10 @@ export class FaceMeter {
   readonly ssd: SsdFaceModel;
   readonly landmarker: FaceLandmarker;
 
-  /** Uses the given model instances when passed, else face-api's float SSD (one per process) and a landmarker of its own. */
+  /**
+   * Uses the given model instances (a job passes Models.identityFaces and Models.landmarks), else,
+   * for tests and benchmarks, face-api's float SSD (one per process) and a landmarker of its own.
+   */
   constructor(ssd?: SsdFaceModel, landmarker?: FaceLandmarker) {
     this.ssd = ssd ?? sharedFaceApiSsd();
     this.landmarker = landmarker ?? new FaceLandmarker();

@@ -28,7 +28,7 @@ export function ssdPrecision(providers: readonly OnnxProvider[]): "int8" | "floa
 }
 
 export class SsdFaceModel extends Model<Session> {
-  readonly role = "face-detector";
+  readonly role: string;
   /**
    * The detector's own threshold. A caller wanting more (FaceMeter scores faces down to 0.05)
    * passes its own to detect(). This instance is shared with the FaceDetector of every job in
@@ -41,10 +41,12 @@ export class SsdFaceModel extends Model<Session> {
   /** ssdPrecision's choice unless the caller asks for one. */
   private readonly precision: "int8" | "float32" | undefined;
 
-  constructor(onnx: OnnxOptions = {}, precision?: "int8" | "float32") {
+  /** `role`: what /healthz lists it as ("face-identity" for the meter's float copy, models/index.ts). */
+  constructor(onnx: OnnxOptions = {}, precision?: "int8" | "float32", role = "face-detector") {
     super("face-api/ssd_mobilenetv1");
     this.onnx = onnx;
     this.precision = precision;
+    this.role = role;
   }
 
   protected async loadWeights(): Promise<Session> {

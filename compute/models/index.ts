@@ -6,7 +6,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { FaceDetector } from "./face-detector.ts";
 import { FaceLandmarker } from "./face-landmarks.ts";
-import { SsdFaceModel } from "./face-ssd.ts";
+import { SsdFaceModel, ssdPrecision } from "./face-ssd.ts";
 import { NsfwClassifier } from "./nsfw-classifier.ts";
 import { ObjectDetector } from "./object-detector.ts";
 import { PersonSegmenter } from "./person-segmenter.ts";
@@ -19,6 +19,13 @@ export { COCO_CLASSES } from "./object-detector.ts";
 /** What pipelines receive: every model role, ready to call (each loads on first use). */
 export interface Models {
   faces: FaceDetector;
+  /**
+   * face-api's SSD as face-api runs it (float): what a face's identity is measured with
+   * (compute/anonymize/evaluate.ts). The detector's own SSD where that is the float network (GPU
+   * providers), else a second, float session (the detector's is int8 on the CPU, and its boxes
+   * differ by a few pixels: enough to move a descriptor taken from a crop aligned on them).
+   */
+  identityFaces: SsdFaceModel;
   landmarks: FaceLandmarker;
   persons: PersonSegmenter;
   objects: ObjectDetector;
@@ -64,8 +71,10 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
 export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const registry = new ModelRegistry();
   const onnx = onnxOptions(config);
+  const faces = createFaceDetector(config, registry);
   return {
-    faces: createFaceDetector(config, registry),
+    faces,
+    identityFaces: faces.ssd && ssdPrecision(config.onnxProviders) === "float32" ? faces.ssd : registry.add(new SsdFaceModel(onnx, "float32", "face-identity")),
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),

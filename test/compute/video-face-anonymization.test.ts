@@ -184,7 +184,7 @@ describe("video face-anonymization processor", () => {
     const models = createModels();
     const frames = Array.from({ length: 8 }, (_, k) => shifted(photo, k));
     const faces = new LosingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier }, models.faces.options);
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks: new DriftingLandmarker(0.8) }, { calibrate: false, salt: 7, window: 0 });
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, faces, landmarks: new DriftingLandmarker(0.8) }, { calibrate: false, salt: 7, window: 0 });
     const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
     const [face] = await new FaceMeter().faces(photo, 0.5);
@@ -205,7 +205,7 @@ describe("video face-anonymization processor", () => {
     const photo = await loadPhoto("astronaut.png");
     const models = createModels();
     const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
-    const run = (faces: FaceDetector) => processAll(faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces, landmarks: models.landmarks }, { calibrate: false, salt: 7, window: 0 }), frames);
+    const run = (faces: FaceDetector) => processAll(faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, faces, landmarks: models.landmarks }, { calibrate: false, salt: 7, window: 0 }), frames);
     const single = await run(models.faces);
     const doubled = await run(new DuplicatingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier }, models.faces.options));
     const [face] = await new FaceMeter().faces(photo, 0.5);
@@ -228,7 +228,7 @@ describe("video face-anonymization processor", () => {
     expect(plausibleLandmarks(collapsed[0]!, box!)).toBe(false); // every point is inside the box; the eyes are 2 px apart
 
     const frames = Array.from({ length: 3 }, () => ({ ...photo, data: Buffer.from(photo.data) }));
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: collapsing }, { calibrate: false, window: 0 });
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, landmarks: collapsing }, { calibrate: false, window: 0 });
     const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
     const inner: Box = { x: box!.x + box!.width * 0.2, y: box!.y + box!.height * 0.2, width: box!.width * 0.6, height: box!.height * 0.6 };
@@ -264,7 +264,7 @@ describe("video face-anonymization processor", () => {
     const frames = Array.from({ length: 4 }, (_, k) => shifted(photo, k));
     const { counts, onFaces } = faceCounts();
     // The pipeline's landmarks come from the real model; only describing (the calibration's measure) fails.
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { faces: models.faces, landmarks: new UndescribingLandmarker() }, { salt: 7, window: 2, views: 2, budget: new CalibrationBudget(0, 5), onFaces });
+    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, landmarks: new UndescribingLandmarker() }, { salt: 7, window: 2, views: 2, budget: new CalibrationBudget(0, 5), onFaces });
     const out = await processAll(processor, frames);
     expect(counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 1 }))); // the face
     expectBlurred(out, frames, face!.box, "face not described");

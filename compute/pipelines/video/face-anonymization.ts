@@ -123,15 +123,15 @@ export interface FaceAnonymizationOptions extends VideoPipelineHooks {
 
 export function faceAnonymizationVideo(
   params: FeatureParams<"video.face-anonymization">,
-  models: Pick<Models, "faces" | "landmarks">,
+  models: Pick<Models, "faces" | "landmarks" | "identityFaces">,
   options: FaceAnonymizationOptions = {},
 ): ChunkProcessor {
   // A fresh salt per job: the same person in two videos gets two unrelated synthetic faces
   // (`salt` fixes it, for reproducible measurements).
   const identities = new IdentityCache(options.salt ?? randomInt(2 ** 31));
-  // The meter measures with face-api's float SSD (one per process, evaluate.ts), not the detector's
-  // int8 copy: identity is calibrated on the boxes face-api itself would align the descriptor on.
-  const meter = (options.calibrate ?? true) ? new FaceMeter(undefined, models.landmarks) : null;
+  // The meter measures with face-api's float SSD (Models.identityFaces), not the detector's int8
+  // copy: identity is calibrated on the boxes face-api itself would align the descriptor on.
+  const meter = (options.calibrate ?? true) ? new FaceMeter(models.identityFaces, models.landmarks) : null;
   // Tracks whose replacement is not another person by the calibration's verdict: blurred.
   const hidden = new Set<number>();
   // What calibration may spend in this job (a crowd would otherwise cost a multiple of its size).
