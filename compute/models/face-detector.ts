@@ -53,12 +53,13 @@ export interface FaceDetectorOptions {
   wholeFrameScore: number;
   /**
    * FaceBoxes sees the frame enlarged up to `boxesScale` (less where that would take more than
-   * `boxesMaxViews` views); its boxes from `boxesSureScore` are faces, from `boxesCandidateScore`
-   * candidates for the looks.
+   * `boxesMaxViews` views); its boxes up to `boxesSureWidth` frame px from `boxesSureScore` are
+   * faces, the others from `boxesCandidateScore` candidates for the looks.
    */
   boxesScale: number;
   boxesMaxViews: number;
   boxesSureScore: number;
+  boxesSureWidth: number;
   boxesCandidateScore: number;
   maxTiles: number;
 }
@@ -81,6 +82,7 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesScale: 2,
   boxesMaxViews: 8,
   boxesSureScore: 0.5,
+  boxesSureWidth: 64,
   boxesCandidateScore: 0.3,
 };
 
@@ -128,15 +130,29 @@ export class FaceDetector {
     const passes: Array<Promise<Detection[]>> = [];
     if (this.ssd) passes.push(this.ssd.detect(frame, undefined, o.edgeScore).then((found) => found.filter((d) => d.score >= this.ssd!.minConfidence || this.cutByEdge(d, width, height))));
     let small: Promise<Detection[]> = Promise.resolve([]);
+    let boxesSure: Promise<Detection[]> = Promise.resolve([]);
+    // Candidates the looks decide whatever their score (FaceBoxes' scores are not BlazeFace's).
+    const needLooks = new Set<Detection>();
     const side = this.tileSide(width, height, Math.max(o.blazeTile, Math.round(long / 6)), o.maxTiles);
     const cap = o.blazeMaxFraction * side;
     if (this.blaze) {
       const blaze = this.blaze;
       if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
+      // FaceBoxes is there for the small faces too, and for faces a codec softened: its boxes up to
+      // the middle tiles' cap join the small-face candidates, the small ones from boxesSureScore
+      // without looks (the looks are BlazeFace's, and BlazeFace is what loses such faces: at CRF 35
+      // every face it lost on the leak clips was under 40 px, boxed by FaceBoxes up to 42 x 63 px).
+      // Larger boxes need the looks: on a face zoomed to 260 px FaceBoxes boxed the hair above it,
+      // 78 px wide, at 0.77 (test/compute/models.test.ts).
       if (smallFaces && this.boxes) {
-        const boxes = this.boxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore);
-        passes.push(boxes.then((found) => found.filter((d) => d.score >= o.boxesSureScore)));
-        small = Promise.all([small, boxes]).then(([tiles, found]) => nms([...tiles, ...found.filter((d) => d.score < o.boxesSureScore)]));
+        const boxes = this.boxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore).then((found) => found.filter((d) => d.width <= cap));
+        const isSure = (d: Detection) => d.score >= o.boxesSureScore && d.width <= o.boxesSureWidth;
+        boxesSure = boxes.then((found) => found.filter(isSure));
+        small = Promise.all([small, boxes]).then(([tiles, found]) => {
+          const candidates = found.filter((d) => !isSure(d));
+          candidates.forEach((d) => needLooks.add(d));
+          return nms([...tiles, ...candidates]);
+        });
       }
       passes.push(
         // Small faces are the small tiles' job: here only boxes from `candidateScore` are candidates,
@@ -161,8 +177,12 @@ export class FaceDetector {
     // nothing more, and NMS could keep it (at a higher score) in place of the whole face. One on a
     // face the other passes found is that face: it needs no looks of its own (on the bench clip's
     // 720p frames most small-face candidates were faces of 24-75 px the middle tiles had found).
-    const known = (d: Detection) => larger.some((l) => (l.width >= 2 * d.width && overlapOfSmaller(l, d) >= 0.5) || iou(l, d) >= 0.5);
-    const found = [...larger, ...(await this.confirmed(frame, (await small).filter((d) => !known(d))))];
+    const inside = (d: Detection) => larger.some((l) => l.width >= 2 * d.width && overlapOfSmaller(l, d) >= 0.5);
+    const known = (d: Detection) => inside(d) || larger.some((l) => iou(l, d) >= 0.5);
+    // FaceBoxes' own box on a face another pass found too stays (NMS picks one): dropping it for
+    // the other's cost the fast 29 px sprite at CRF 35 its track (bench/video-leaks.ts: 37 frames
+    // showed it instead of 1), the other box being BlazeFace's, square and on the lower face.
+    const found = [...larger, ...(await boxesSure).filter((d) => !inside(d)), ...(await this.confirmed(frame, (await small).filter((d) => !known(d)), needLooks))];
     return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
   }
 
@@ -221,11 +241,11 @@ export class FaceDetector {
     return nms(found.filter((d) => d.width <= cap && (d.score >= o.candidateScore || d.width <= o.smallCandidateWidth)));
   }
 
-  /** Sure boxes, and candidates whose four centred looks score `confirmScore` on average. */
-  private async confirmed(frame: Frame, boxes: Detection[]): Promise<Detection[]> {
+  /** Sure boxes, and candidates (every one in `needLooks`) whose four centred looks score `confirmScore` on average. */
+  private async confirmed(frame: Frame, boxes: Detection[], needLooks?: ReadonlySet<Detection>): Promise<Detection[]> {
     const o = this.options;
-    const sure = boxes.filter((d) => d.score >= o.sureScore);
-    const unsure = boxes.filter((d) => d.score < o.sureScore);
+    const sure = boxes.filter((d) => d.score >= o.sureScore && !needLooks?.has(d));
+    const unsure = boxes.filter((d) => !sure.includes(d));
     if (!this.verifier || unsure.length === 0) return sure;
     const blaze = this.blaze!, verifier = this.verifier;
     // The looks are centred on where the full-range detector, seeing the candidate at 3x, puts the

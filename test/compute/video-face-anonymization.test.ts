@@ -183,7 +183,7 @@ describe("video face-anonymization processor", () => {
     const photo = await loadPhoto("astronaut.png");
     const models = createModels();
     const frames = Array.from({ length: 8 }, (_, k) => shifted(photo, k));
-    const faces = new LosingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier }, models.faces.options);
+    const faces = new LosingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier, boxes: models.faces.boxes }, models.faces.options);
     const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, faces, landmarks: new DriftingLandmarker(0.8) }, { calibrate: false, salt: 7, window: 0 });
     const out = await processAll(processor, frames);
     expect(out.length).toBe(frames.length);
@@ -207,7 +207,7 @@ describe("video face-anonymization processor", () => {
     const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
     const run = (faces: FaceDetector) => processAll(faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, { ...models, faces, landmarks: models.landmarks }, { calibrate: false, salt: 7, window: 0 }), frames);
     const single = await run(models.faces);
-    const doubled = await run(new DuplicatingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier }, models.faces.options));
+    const doubled = await run(new DuplicatingDetector({ ssd: models.faces.ssd, blaze: models.faces.blaze, verifier: models.faces.verifier, boxes: models.faces.boxes }, models.faces.options));
     const [face] = await new FaceMeter().faces(photo, 0.5);
     for (const [k, o] of doubled.entries()) {
       const at: Box = { ...face!.box, x: face!.box.x + k };
