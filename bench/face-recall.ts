@@ -1,21 +1,23 @@
 // Face-detector recall by face size, precision, and speed, on the generated evaluation set
 // (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
-// [--jpeg 75] (every scene through a JPEG of that quality first)
+// [--jpeg 75] (every scene through a JPEG of that quality first) [--no-faceboxes]
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { sharedModels } from "../compute/models/index.ts";
+import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
 import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
-const detector = sharedModels().faces;
+// --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
+const full = sharedModels().faces;
+const detector = flags.faceboxes ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier }, full.options);
 await detector.load();
 
 /** CPU ms (user+system, all threads of the process) and wall ms of one call. */
