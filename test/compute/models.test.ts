@@ -2,7 +2,7 @@
 // concurrency, and finds what is in the picture. Face recall/precision is measured here against
 // the hand-counted faces of test/fixtures/photos/faces.json and printed.
 import { beforeAll, describe, expect, it } from "vitest";
-import { createModels, type Models } from "../../compute/models/index.ts";
+import { createFaceDetector, createModels, type Models } from "../../compute/models/index.ts";
 import { loadModelConfig } from "../../compute/config.ts";
 import { overlapOfSmaller } from "../../compute/models/geometry.ts";
 import { faceBoxes, loadPhoto, matches, zoomedOnFace } from "./photos.ts";
@@ -34,6 +34,9 @@ describe("registry and loading", () => {
   it("takes model choices from the environment and refuses unknown ones", () => {
     expect(loadModelConfig({ OBSCURA_MODEL_PERSON_SEGMENTER: "human/rvm" }).personSegmenter).toBe("human/rvm");
     expect(() => loadModelConfig({ OBSCURA_MODEL_NSFW: "nsfwjs/nope" })).toThrow(/not a known model/);
+    // FaceBoxes by default; an operator who may not ship its weights leaves it out.
+    expect(createFaceDetector(loadModelConfig({})).boxes).toBeDefined();
+    expect(createFaceDetector(loadModelConfig({ OBSCURA_MODEL_FACE_DETECTORS: "face-api/ssd_mobilenetv1,human/blazeface-back" })).boxes).toBeUndefined();
   });
 
   it("feeds the webgpu provider from one inference thread and refuses more", () => {
