@@ -60,6 +60,9 @@ export interface FaceDetectorOptions {
   boxesMaxViews: number;
   boxesSureScore: number;
   boxesSureWidth: number;
+  /** Such a box under boxesSureScore is a face too when FaceBoxes, seeing it again on a crop `boxesRelookContext` times its size, scores it `boxesRelookScore`. */
+  boxesRelookContext: number;
+  boxesRelookScore: number;
   boxesCandidateScore: number;
   maxTiles: number;
 }
@@ -83,6 +86,8 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesMaxViews: 8,
   boxesSureScore: 0.5,
   boxesSureWidth: 64,
+  boxesRelookContext: 3,
+  boxesRelookScore: 0.5,
   boxesCandidateScore: 0.3,
 };
 
@@ -138,20 +143,29 @@ export class FaceDetector {
     if (this.blaze) {
       const blaze = this.blaze;
       if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
-      // FaceBoxes is there for the small faces too, and for faces a codec softened: its boxes up to
-      // the middle tiles' cap join the small-face candidates, the small ones from boxesSureScore
-      // without looks (the looks are BlazeFace's, and BlazeFace is what loses such faces: at CRF 35
+      // FaceBoxes is there for the small faces too, and for faces a codec softened. Its boxes up to
+      // boxesSureWidth are faces from boxesSureScore, or from boxesCandidateScore when its own second
+      // look confirms them, without BlazeFace's looks (BlazeFace is what loses such faces: at CRF 35
       // every face it lost on the leak clips was under 40 px, boxed by FaceBoxes up to 42 x 63 px).
-      // Larger boxes need the looks: on a face zoomed to 260 px FaceBoxes boxed the hair above it,
-      // 78 px wide, at 0.77 (test/compute/models.test.ts).
+      // The rest up to the middle tiles' cap are candidates for BlazeFace's looks: on a face zoomed
+      // to 260 px FaceBoxes boxed the hair above it, 78 px wide, at 0.77 (test/compute/models.test.ts).
       if (smallFaces && this.boxes) {
-        const boxes = this.boxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore).then((found) => found.filter((d) => d.width <= cap));
-        const isSure = (d: Detection) => d.score >= o.boxesSureScore && d.width <= o.boxesSureWidth;
-        boxesSure = boxes.then((found) => found.filter(isSure));
-        small = Promise.all([small, boxes]).then(([tiles, found]) => {
-          const candidates = found.filter((d) => !isSure(d));
-          candidates.forEach((d) => needLooks.add(d));
-          return nms([...tiles, ...candidates]);
+        const faceBoxes = this.boxes;
+        const judged = faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore).then(async (found) => {
+          const within = found.filter((d) => d.width <= cap);
+          const narrow = within.filter((d) => d.width <= o.boxesSureWidth);
+          const sure = narrow.filter((d) => d.score >= o.boxesSureScore);
+          // Its own second look first: a compressed face it scored 0.3-0.5 scores high again,
+          // texture rarely (bench/video-leaks.ts --crf 35 and bench/face-recall.ts, see README).
+          const maybe = narrow.filter((d) => d.score < o.boxesSureScore);
+          const again = await faceBoxes.rescore(frame, maybe, o.boxesRelookContext);
+          sure.push(...maybe.filter((_, i) => again[i]! >= o.boxesRelookScore));
+          return { sure, rest: within.filter((d) => !sure.includes(d)) };
+        });
+        boxesSure = judged.then((j) => j.sure);
+        small = Promise.all([small, judged]).then(([tiles, { rest }]) => {
+          rest.forEach((d) => needLooks.add(d));
+          return nms([...tiles, ...rest]);
         });
       }
       passes.push(
