@@ -68,6 +68,12 @@ export class FaceBoxesModel extends Model<Session> {
     await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
   }
 
+  /** The views (input px) of a frame enlarged to sw x sh: squares of FACEBOXES_INPUT overlapping by a quarter. */
+  static views(sw: number, sh: number): Box[] {
+    const n = FACEBOXES_INPUT;
+    return squareTiles(Math.max(sw, n), Math.max(sh, n), n, 0.25);
+  }
+
   /**
    * Faces in the frame enlarged `scale` times, seen in square views of FACEBOXES_INPUT px that
    * overlap by a quarter (black past the frame's edges), boxes from `minScore`, merged by NMS.
@@ -81,7 +87,7 @@ export class FaceBoxesModel extends Model<Session> {
     const sw = Math.max(1, Math.round(width * scale));
     const sh = Math.max(1, Math.round(height * scale));
     const big = scale === 1 ? frame.data : await sharp(frame.data, { raw: { width, height, channels } }).resize(sw, sh, { kernel: "linear", fit: "fill" }).raw().toBuffer();
-    const views = squareTiles(Math.max(sw, n), Math.max(sh, n), n, 0.25);
+    const views = FaceBoxesModel.views(sw, sh);
     const runs: Array<Promise<Detection[]>> = [];
     for (let i = 0; i < views.length; i += BATCH) {
       const batch = views.slice(i, i + BATCH);

@@ -7,6 +7,8 @@
 //   3. large faces: BlazeFace-back on the whole frame (zoomed-in faces past the tiles' cap);
 //   4. SSD MobileNetV1 on the whole frame: turned, tilted and partly hidden faces, and faces cut by
 //      the frame's edge (kept from a lower score there);
+//   5. FaceBoxes (trained on WIDER FACE) on the frame at 2x, with the small-face tiles: small faces
+//      a video encoder softened, which BlazeFace scores 0.2-0.4 in every look;
 // and merge everything with NMS. A tile sees a small face at whatever offset and scale the grid
 // gives it, and there a grey, soft or turned face often scores 0.3-0.7, as texture does. So the
 // tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
@@ -23,7 +25,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { clipBox, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
-import type { FaceBoxesModel } from "./face-boxes.ts";
+import { FaceBoxesModel } from "./face-boxes.ts";
 
 export interface FaceDetectorOptions {
   /** Small-face tiles: frame px per tile (seen at 256 px), grown on huge frames to stay under smallMaxTiles. */
@@ -54,16 +56,16 @@ export interface FaceDetectorOptions {
   /**
    * FaceBoxes sees the frame enlarged up to `boxesScale` (less where that would take more than
    * `boxesMaxViews` views); its boxes up to `boxesSureWidth` frame px from `boxesSureScore` are
-   * faces, the others from `boxesCandidateScore` candidates for the looks.
+   * faces, the others from `boxesCandidateScore` candidates.
    */
   boxesScale: number;
   boxesMaxViews: number;
   boxesSureScore: number;
   boxesSureWidth: number;
-  /** Such a box under boxesSureScore is a face too when FaceBoxes, seeing it again on a crop `boxesRelookContext` times its size, scores it `boxesRelookScore`. */
+  boxesCandidateScore: number;
+  /** Such a candidate up to boxesSureWidth is a face when FaceBoxes, seeing it again on a crop `boxesRelookContext` times its size, scores it `boxesRelookScore`. */
   boxesRelookContext: number;
   boxesRelookScore: number;
-  boxesCandidateScore: number;
   maxTiles: number;
 }
 
@@ -86,9 +88,9 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesMaxViews: 8,
   boxesSureScore: 0.5,
   boxesSureWidth: 64,
+  boxesCandidateScore: 0.3,
   boxesRelookContext: 3,
   boxesRelookScore: 0.5,
-  boxesCandidateScore: 0.3,
 };
 
 export class FaceDetector {
@@ -232,10 +234,8 @@ export class FaceDetector {
 
   /** FaceBoxes' enlargement for this frame: boxesScale, less where it would take more than boxesMaxViews views. */
   private boxesScale(width: number, height: number): number {
-    const o = this.options;
-    let scale = o.boxesScale;
-    const views = (s: number) => squareTiles(Math.max(width, 1024 / s), Math.max(height, 1024 / s), 1024 / s).length;
-    while (views(scale) > o.boxesMaxViews) scale /= 1.25;
+    let scale = this.options.boxesScale;
+    while (FaceBoxesModel.views(Math.round(width * scale), Math.round(height * scale)).length > this.options.boxesMaxViews) scale /= 1.25;
     return scale;
   }
 
