@@ -86,14 +86,14 @@ export class FaceBoxesModel extends Model<Session> {
     const { width, height, channels } = frame;
     const sw = Math.max(1, Math.round(width * scale));
     const sh = Math.max(1, Math.round(height * scale));
-    const big = scale === 1 ? frame.data : await sharp(frame.data, { raw: { width, height, channels } }).resize(sw, sh, { kernel: "linear", fit: "fill" }).raw().toBuffer();
+    const enlarged: Frame = scale === 1 ? frame : { width: sw, height: sh, channels, data: await sharp(frame.data, { raw: { width, height, channels } }).resize(sw, sh, { kernel: "linear", fit: "fill" }).raw().toBuffer() };
     const views = FaceBoxesModel.views(sw, sh);
     const runs: Array<Promise<Detection[]>> = [];
     for (let i = 0; i < views.length; i += BATCH) {
       const batch = views.slice(i, i + BATCH);
       if (i > 0) await yieldToEventLoop();
       const input = inputArray(batch.length * 3 * n * n);
-      batch.forEach((v, b) => viewToPlanes(big, sw, sh, channels, v.x, v.y, n, input, b * 3 * n * n));
+      batch.forEach((v, b) => cropToPlanes(enlarged, { x: v.x, y: v.y, side: n }, n, input, { offset: b * 3 * n * n, scale: 1 / 255, bias: 0 }));
       const run = session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true }).then((out) => {
         const data = out.predictions!.data as Float32Array;
         return batch.flatMap((v, b) => this.decode(data, b * FACEBOXES_ANCHORS * 6, v.x / scale, v.y / scale, 1 / scale, minScore));
@@ -156,24 +156,5 @@ export class FaceBoxesModel extends Model<Session> {
       out.push({ x: x0 + (cx - w / 2) * step, y: y0 + (cy - h / 2) * step, width: w * step, height: h * step, score: 1 / (1 + Math.exp(-d)), label: "face" });
     }
     return out;
-  }
-}
-
-/** The n x n view at (x0, y0) of an interleaved w x h image, as [0, 1] planes at `offset` (black past its edges). */
-function viewToPlanes(pixels: Uint8Array, w: number, h: number, channels: number, x0: number, y0: number, n: number, out: Float32Array, offset: number): void {
-  const cols = Math.max(0, Math.min(n, w - x0));
-  for (let y = 0; y < n; y++) {
-    const row = offset + y * n;
-    if (y0 + y >= h) {
-      for (let c = 0; c < 3; c++) out.fill(0, row + c * n * n, row + c * n * n + n);
-      continue;
-    }
-    let src = ((y0 + y) * w + x0) * channels;
-    for (let x = 0; x < cols; x++, src += channels) {
-      out[row + x] = pixels[src]! / 255;
-      out[row + n * n + x] = pixels[src + 1]! / 255;
-      out[row + 2 * n * n + x] = pixels[src + 2]! / 255;
-    }
-    for (let c = 0; c < 3; c++) out.fill(0, row + c * n * n + cols, row + c * n * n + n);
   }
 }
