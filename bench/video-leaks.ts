@@ -13,6 +13,7 @@
 // Usage: npx node bench/video-leaks.ts [--detectors real,oracle] [--clips pan-small,sprites]
 //        [--seeds 3] (oracle runs per clip, different misses) [--sheet bench/.scratch/leaks.png]
 //        [--crf 28] (each clip through libx264 at that CRF and back first, as a user's encoder leaves it)
+//        [--motion-blur] (each frame as a 180-degree shutter records it: what moves is smeared)
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createModels } from "../compute/models/index.ts";
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     seeds: { type: "string", default: "3" },
     sheet: { type: "string" },
     crf: { type: "string" },
+    "motion-blur": { type: "boolean", default: false },
   },
 });
 
@@ -54,7 +56,8 @@ console.log(`load ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().le
 console.log(`${"clip".padEnd(12)} ${"detector".padEnd(7)} ${"leak any".padEnd(9)} ${"leak>=20".padEnd(9)} ${SIZE_BUCKETS.map((b) => `hidden ${b}`.padEnd(16)).join(" ")} area`);
 const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
 for (const name of values.clips!.split(",")) {
-  const clip = values.crf ? await compressed(await makeClip(name), Number(values.crf)) : await makeClip(name);
+  const made = await makeClip(name, { motionBlur: values["motion-blur"] });
+  const clip = values.crf ? await compressed(made, Number(values.crf)) : made;
   for (const detector of detectors) {
     const reports: LeakReport[] = [];
     if (detector === "real") reports.push(await measureLeaks(clip, models!.faces));

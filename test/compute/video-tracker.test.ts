@@ -62,6 +62,19 @@ describe("Tracker", () => {
     expect(covered).toEqual(Array.from({ length: 14 }, (_, i) => i)); // 10 detected + 4 predicted
   });
 
+  it("keeps covering a fast face the detector lost (motion blur) for maxMissedFast runs, a slow one for maxMissed", () => {
+    // 40 px wide, 20 px a frame: half its width every frame. Seen on frames 0 and 1, then never again.
+    const fast = (i: number): Box => ({ x: 20 + 20 * i, y: 100, width: 40, height: 40 });
+    const frames = Array.from({ length: 30 }, (_, i) => (i < 2 ? [det(fast(i))] : []));
+    const coverage = run(new Tracker({ maxMissed: 4, maxMissedFast: 12 }), frames);
+    const covered = coverage.filter((c) => c.boxes.length > 0).map((c) => c.index);
+    expect(covered).toEqual(Array.from({ length: 14 }, (_, i) => i)); // 2 detected + 12 predicted
+    for (const i of covered) expect(contains(coverage[i]!.boxes[0]!, fast(i)), `frame ${i}`).toBe(true);
+    // The same face standing still (in the scene: no own motion) ends after maxMissed.
+    const still = run(new Tracker({ maxMissed: 4, maxMissedFast: 12 }), Array.from({ length: 30 }, (_, i) => (i < 2 ? [det(fast(0))] : [])));
+    expect(still.filter((c) => c.boxes.length > 0).map((c) => c.index)).toEqual(Array.from({ length: 6 }, (_, i) => i));
+  });
+
   it("keeps ids when two faces cross", () => {
     const n = 60;
     const rnd = noise(7);
