@@ -2,6 +2,7 @@
 // (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
 // [--jpeg 75] (every scene through a JPEG of that quality first) [--no-faceboxes]
+// [--size 4032x3024] (every scene at that size, e.g. a phone's 12 MP; default 1280x720 and 1920x1080 alternating)
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
@@ -10,10 +11,10 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
+import { FACE_WIDTHS, evalScene, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
@@ -36,14 +37,20 @@ async function asJpeg(scene: EvalScene, q: number): Promise<EvalScene> {
   return { ...scene, frame: { ...scene.frame, data, channels: 3 } };
 }
 
-const generated = [...(await evalScenes(first!, last! - first! + 1)), ...(flags.photos ? await photoScenes() : [])];
+async function sized(w: number, h: number): Promise<EvalScene[]> {
+  const out: EvalScene[] = [];
+  for (let seed = first!; seed <= last!; seed++) out.push(await evalScene(seed, w, h));
+  return out;
+}
+const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
+const generated = [...(flags.size ? await sized(sizeW!, sizeH!) : await evalScenes(first!, last! - first! + 1)), ...(flags.photos ? await photoScenes() : [])];
 const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => asJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 const cpu720: number[] = [];
 for (const s of scenes) {
   const t = await timed(() => detector.detect(s.frame));
   found.push(t.value);
-  if (s.frame.width === 1280) cpu720.push(t.cpu);
+  if (flags.size ? s.name.startsWith("seed") : s.frame.width === 1280) cpu720.push(t.cpu);
 }
 const synthetic = scenes.filter((s) => s.name.startsWith("seed"));
 const rep = score(synthetic, found.slice(0, synthetic.length));
@@ -64,7 +71,7 @@ const jpeg = await sharp(bigData, { raw: { width: 4000, height: 3000, channels: 
 const floor = await timed(async () => sharp(await sharp(jpeg).raw().toBuffer(), { raw: { width: 4000, height: 3000, channels: 3 } }).jpeg({ quality: 90 }).toBuffer());
 const det12 = await timed(() => detector.detect(image12));
 const load = (await import("node:os")).loadavg()[0]!.toFixed(1);
-console.log(`speed (load ${load} on 2 cores): 720p detect ${mean(cpu720).toFixed(0)} CPU ms/frame (${cpu720.length} frames); 12 MP detect ${det12.cpu.toFixed(0)} CPU ms (${det12.wall.toFixed(0)} ms wall) vs sharp decode+encode ${floor.cpu.toFixed(0)} CPU ms (${floor.wall.toFixed(0)} ms wall)`);
+console.log(`speed (load ${load} on 2 cores): ${flags.size ?? "720p"} detect ${mean(cpu720).toFixed(0)} CPU ms/frame (${cpu720.length} frames); 12 MP detect ${det12.cpu.toFixed(0)} CPU ms (${det12.wall.toFixed(0)} ms wall) vs sharp decode+encode ${floor.cpu.toFixed(0)} CPU ms (${floor.wall.toFixed(0)} ms wall)`);
 
 // The blur changes nothing away from the faces it hides.
 const blurPsnr: number[] = [];

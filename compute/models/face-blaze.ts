@@ -52,6 +52,8 @@ const GPU_BATCH = 16;
 /** Rows of the resized frame, and views of a batch, written between turns of the event loop. */
 const RESIZE_BAND_ROWS = 96;
 const VIEWS_PER_TURN = 4;
+/** Views drawn and not yet answered, at most (~25 MB of inputs at 256 px). */
+const MAX_IN_FLIGHT = 32;
 
 export class BlazeFaceModel extends Model<Session> {
   readonly role = "face-detector";
@@ -99,29 +101,34 @@ export class BlazeFaceModel extends Model<Session> {
       (t) => !only || only({ x: t.x / scale, y: t.y / scale, width: n / scale, height: n / scale }),
     );
     if (tiles.length === 0) return [];
-    // The frame resized once, as [-1, 1] planes; tiles are slices of it (black beyond its edges).
-    // In bands of rows with the event loop let in between (a 720p frame for the small-face tiles:
-    // 4.9 M values, ~30 ms on a free core, 60-90 ms on a busy one); what no tile reads is left out.
-    const planes = new Float32Array(3 * sw * sh);
-    for (let r = 0; r < sh; r += RESIZE_BAND_ROWS) {
-      const end = Math.min(sh, r + RESIZE_BAND_ROWS);
-      const spans = mergedSpans(tiles.filter((t) => t.y < end && t.y + n > r).map((t) => [t.x, Math.min(sw, t.x + n)] as const));
-      if (spans.length === 0) continue;
-      await yieldToEventLoop();
-      for (const cols of spans) resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1, out: planes, rows: [r, end], cols });
+    // Row by row of tiles: the band of the resized frame they read, as [-1, 1] planes (black beyond
+    // the frame's edges), made in parts of rows with the event loop let in between (a 720p frame
+    // for the small-face tiles: 4.9 M values, ~30 ms on a free core, 60-90 ms on a busy one); what
+    // no tile reads is left out. Each band is dropped once its tiles are drawn: the whole resized
+    // frame of a 12 MP photo at the small-face scale would be 260 MB.
+    const runs: Array<Promise<Detection[][]>> = [];
+    const inFlight = new InFlight();
+    for (const y of [...new Set(tiles.map((t) => t.y))]) {
+      const row = tiles.filter((t) => t.y === y);
+      const h = Math.min(n, sh - y);
+      const band = new Float32Array(3 * sw * h);
+      const spans = mergedSpans(row.map((t) => [t.x, Math.min(sw, t.x + n)] as const));
+      for (let r = y; r < y + h; r += RESIZE_BAND_ROWS) {
+        await yieldToEventLoop();
+        for (const cols of spans) resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1, out: band, offset: -y * sw, planeStride: sw * h, rows: [r, Math.min(y + h, r + RESIZE_BAND_ROWS)], cols });
+      }
+      const views = row.map((t) => ({ x: t.x / scale, y: t.y / scale, step: 1 / scale }));
+      runs.push(...(await this.drawViews(views, (input, k, offset) => {
+        const t = row[k]!;
+        const cols = Math.min(n, sw - t.x);
+        for (let c = 0; c < 3; c++)
+          for (let yy = 0; yy < h; yy++) {
+            const from = c * sw * h + yy * sw + t.x;
+            input.set(band.subarray(from, from + cols), offset + (c * n + yy) * n);
+          }
+      }, minScore, true, inFlight)));
     }
-    const views = tiles.map((t) => ({ x: t.x / scale, y: t.y / scale, step: 1 / scale }));
-    const found = await this.runViews(views, (input, k, offset) => {
-      const t = tiles[k]!;
-      const rows = Math.min(n, sh - t.y);
-      const cols = Math.min(n, sw - t.x);
-      for (let c = 0; c < 3; c++)
-        for (let y = 0; y < rows; y++) {
-          const from = c * sw * sh + (t.y + y) * sw + t.x;
-          input.set(planes.subarray(from, from + cols), offset + (c * n + y) * n);
-        }
-    }, minScore, true);
-    return found.flat();
+    return (await Promise.all(runs)).flat(2);
   }
 
   /**
@@ -164,6 +171,22 @@ export class BlazeFaceModel extends Model<Session> {
     minScore: number,
     blank = false,
   ): Promise<Detection[][]> {
+    return (await Promise.all(await this.drawViews(views, draw, minScore, blank, new InFlight()))).flat();
+  }
+
+  /**
+   * runViews' drawing: resolves once every view is drawn and handed over, with the runs' answers
+   * (one promise a batch). Drawing waits while `inFlight` holds MAX_IN_FLIGHT views: drawing is
+   * ~25x faster than inference, and the 588 small-face tiles of a 12 MP photo queued at once would
+   * hold 460 MB of inputs.
+   */
+  private async drawViews(
+    views: ReadonlyArray<{ x: number; y: number; step: number }>,
+    draw: (input: Float32Array, k: number, offset: number) => void,
+    minScore: number,
+    blank: boolean,
+    inFlight: InFlight,
+  ): Promise<Array<Promise<Detection[][]>>> {
     const session = await this.load();
     const n = this.layout.input;
     const perImage = 3 * n * n;
@@ -174,6 +197,7 @@ export class BlazeFaceModel extends Model<Session> {
     const runs: Array<Promise<Detection[][]>> = [];
     for (const batch of chunks(views.map((view, k) => ({ view, k })), session.provider === "webgpu" ? GPU_BATCH : BATCH)) {
       if (runs.length > 0) await yieldToEventLoop();
+      await inFlight.room(batch.length);
       const input = inputArray(batch.length * perImage);
       if (blank) input.fill(-1);
       for (let b = 0; b < batch.length; b++) {
@@ -184,11 +208,12 @@ export class BlazeFaceModel extends Model<Session> {
         const data = out.predictions!.data as Float32Array;
         return batch.map(({ view }, b) => this.decode(data, b * perView, view.x, view.y, view.step, minScore));
       });
-      // A run failing while the next batch is drawn is reported by Promise.all below, not as unhandled.
+      inFlight.add(run, batch.length);
+      // A run failing while the next batch is drawn is reported by the caller's Promise.all, not as unhandled.
       run.catch(() => undefined);
       runs.push(run);
     }
-    return (await Promise.all(runs)).flat();
+    return runs;
   }
 
   private decode(data: Float32Array, offset: number, x0: number, y0: number, scale: number, minScore: number): Detection[] {
@@ -205,6 +230,26 @@ export class BlazeFaceModel extends Model<Session> {
       out.push({ x: x0 + (cx - bw / 2) * scale, y: y0 + (cy - bh / 2) * scale, width: bw * scale, height: bh * scale, score, label: "face" });
     }
     return out;
+  }
+}
+
+/** Views handed to the inference threads and not answered yet: at most MAX_IN_FLIGHT (room() waits). */
+class InFlight {
+  #views = 0;
+  readonly #runs = new Set<Promise<unknown>>();
+
+  add(run: Promise<unknown>, views: number): void {
+    this.#views += views;
+    const done = run.then(() => undefined, () => undefined).finally(() => {
+      this.#views -= views;
+      this.#runs.delete(done);
+    });
+    this.#runs.add(done);
+  }
+
+  /** Waits until `views` more fit (a failed run frees its room too; its error goes to the caller). */
+  async room(views: number): Promise<void> {
+    while (this.#views > 0 && this.#views + views > MAX_IN_FLIGHT) await Promise.race(this.#runs);
   }
 }
 

@@ -28,7 +28,11 @@ import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 
 export interface FaceDetectorOptions {
-  /** Small-face tiles: frame px per tile (seen at 256 px), grown on huge frames to stay under smallMaxTiles. */
+  /**
+   * Small-face tiles: frame px per tile (seen at 256 px), grown on huge frames to stay under
+   * smallMaxTiles (600: a 12 MP photo, 4032x3024, takes 588 at 192 px; larger photos see their
+   * smallest faces at less than the model's size).
+   */
   smallTile: number;
   smallMaxTiles: number;
   /**
@@ -45,7 +49,7 @@ export interface FaceDetectorOptions {
   rejectScore: number;
   /** A candidate the looks did not confirm is a face when SSD, seeing it at twice its size, scores it this much. */
   ssdConfirmScore: number;
-  /** BlazeFace middle-size tile side in pixels (bounded to keep the tile count small on huge frames). */
+  /** BlazeFace middle-size tile side in pixels beside smallTile: each level of middle tiles is blazeTile / smallTile times the last (middleSides). */
   blazeTile: number;
   /** Largest BlazeFace tile box kept, as a fraction of the tile side (larger ones are left to the whole-frame passes). */
   blazeMaxFraction: number;
@@ -66,12 +70,16 @@ export interface FaceDetectorOptions {
   /** Such a candidate up to boxesSureWidth is a face when FaceBoxes, seeing it again on a crop `boxesRelookContext` times its size, scores it `boxesRelookScore`. */
   boxesRelookContext: number;
   boxesRelookScore: number;
+  /** Tiles of one middle level, at most (their side grows past it: 88 at 12 MP). */
   maxTiles: number;
 }
 
+/** The whole-frame pass must see the tiles' largest box at this many px of its 256 (middleSides). */
+const MIN_WHOLE_FRAME_BOX = 24;
+
 const DEFAULTS: FaceDetectorOptions = {
   smallTile: 192,
-  smallMaxTiles: 120,
+  smallMaxTiles: 600,
   candidateScore: 0.5,
   smallCandidateScore: 0.3,
   smallCandidateWidth: 40,
@@ -83,7 +91,7 @@ const DEFAULTS: FaceDetectorOptions = {
   blazeMaxFraction: 0.4,
   wholeFrameScore: 0.75,
   edgeScore: 0.25,
-  maxTiles: 24,
+  maxTiles: 100,
   boxesScale: 2,
   boxesMaxViews: 8,
   boxesSureScore: 0.5,
@@ -131,7 +139,6 @@ export class FaceDetector {
   async detect(frame: Frame, { smallFaces = true }: { smallFaces?: boolean | ((tile: Box) => boolean) } = {}): Promise<Detection[]> {
     await this.load();
     const { width, height } = frame;
-    const long = Math.max(width, height);
     const o = this.options;
     // The passes are independent: ONNX Runtime runs each session.run on its own thread, so they overlap.
     const passes: Array<Promise<Detection[]>> = [];
@@ -140,8 +147,10 @@ export class FaceDetector {
     let boxesSure: Promise<Detection[]> = Promise.resolve([]);
     // Candidates the looks decide whatever their score (FaceBoxes' scores are not BlazeFace's).
     const needLooks = new Set<Detection>();
-    const side = this.tileSide(width, height, Math.max(o.blazeTile, Math.round(long / 6)), o.maxTiles);
-    const cap = o.blazeMaxFraction * side;
+    const sides = this.middleSides(width, height);
+    // The widest box the tiles are there for (larger ones: the whole-frame passes), and the first middle level's.
+    const cap = o.blazeMaxFraction * sides[sides.length - 1]!;
+    const middleCap = o.blazeMaxFraction * sides[0]!;
     if (this.blaze) {
       const blaze = this.blaze;
       if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
@@ -154,7 +163,7 @@ export class FaceDetector {
       if (smallFaces && this.boxes) {
         const faceBoxes = this.boxes;
         const judged = faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore).then(async (found) => {
-          const within = found.filter((d) => d.width <= cap);
+          const within = found.filter((d) => d.width <= middleCap);
           const narrow = within.filter((d) => d.width <= o.boxesSureWidth);
           const sure = narrow.filter((d) => d.score >= o.boxesSureScore);
           // Its own second look first: a compressed face it scored 0.3-0.5 scores high again,
@@ -171,20 +180,8 @@ export class FaceDetector {
         });
       }
       passes.push(
-        // Small faces are the small tiles' job: here only boxes from `candidateScore` are candidates,
-        // and those over 0.2 of a middle tile are faces large enough to score high when real.
-        blaze.detectTiles(frame, side, 0.25, o.candidateScore).then(async (found) => {
-          const boxes = nms(found.filter((d) => d.width <= cap));
-          // A face the frame's edge cuts (half out of shot: a mouth and chin at the top) keeps too
-          // little for the looks and scores under sureScore, most of all once a video codec has
-          // softened it: from BlazeFace's own threshold it is a face (bench/video-leaks.ts --crf 28,
-          // scene-cut: 7 frames showed one; on seeds 1-24 a threshold of 0.5 took 2 false boxes at
-          // edges, 0.6 none).
-          const cut = boxes.filter((d) => d.score >= blaze.minConfidence && this.cutByEdge(d, width, height));
-          const kept = await this.confirmed(frame, boxes.filter((d) => !cut.includes(d)));
-          return [...cut, ...kept.filter((d) => d.width <= 0.2 * side || d.score >= o.sureScore)];
-        }),
-        // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 35 px or more.
+        ...sides.map((side) => this.middleTiles(frame, side)),
+        // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 24 px or more (middleSides).
         blaze.detect(frame).then((found) => found.filter((d) => d.width > cap && d.score >= o.wholeFrameScore)),
       );
     }
@@ -239,16 +236,63 @@ export class FaceDetector {
     return scale;
   }
 
+  /**
+   * The middle tiles' sides, from the small-face tiles' up: each level blazeTile / smallTile (8/3)
+   * times the last, as at 720p and 1080p (192 and 512 px), so that a box at one level's cap (0.4
+   * of its side) is 0.15 of the next level's tile, 38 px at the model's input, where BlazeFace
+   * scores a face high; and levels are added until the whole frame, seen at the model's 256 px,
+   * sees the last level's cap at MIN_WHOLE_FRAME_BOX px or more. One level up to 1080p, two at
+   * 12 MP. (A single level grown to keep its tile count low left holes at 12 MP: 1050 px middle
+   * tiles saw a 64 px face at 22 px and scored it 0.26, while the small tiles boxed it 90 px, over
+   * their 77 px cap.)
+   */
+  private middleSides(width: number, height: number): number[] {
+    const o = this.options;
+    const long = Math.max(width, height);
+    const step = o.blazeTile / o.smallTile;
+    const sides = [this.tileSide(width, height, Math.round(this.smallSide(width, height) * step), o.maxTiles)];
+    for (let last = sides[0]!; (o.blazeMaxFraction * last * (this.blaze?.inputSize ?? 256)) / long < MIN_WHOLE_FRAME_BOX && last < long; ) {
+      last = this.tileSide(width, height, Math.round(last * step), o.maxTiles);
+      sides.push(last);
+    }
+    return sides;
+  }
+
+  /**
+   * One level of middle tiles. Small faces are the small tiles' job: here only boxes from
+   * `candidateScore` are candidates, and those over 0.2 of a tile are faces large enough to score
+   * high when real.
+   */
+  private async middleTiles(frame: Frame, side: number): Promise<Detection[]> {
+    const { width, height } = frame;
+    const o = this.options;
+    const blaze = this.blaze!;
+    const found = await blaze.detectTiles(frame, side, 0.25, o.candidateScore);
+    const boxes = nms(found.filter((d) => d.width <= o.blazeMaxFraction * side));
+    // A face the frame's edge cuts (half out of shot: a mouth and chin at the top) keeps too
+    // little for the looks and scores under sureScore, most of all once a video codec has
+    // softened it: from BlazeFace's own threshold it is a face (bench/video-leaks.ts --crf 28,
+    // scene-cut: 7 frames showed one; on seeds 1-24 a threshold of 0.5 took 2 false boxes at
+    // edges, 0.6 none).
+    const cut = boxes.filter((d) => d.score >= blaze.minConfidence && this.cutByEdge(d, width, height));
+    const kept = await this.confirmed(frame, boxes.filter((d) => !cut.includes(d)));
+    return [...cut, ...kept.filter((d) => d.width <= 0.2 * side || d.score >= o.sureScore)];
+  }
+
+  /** The small-face tiles' side: smallTile, grown until there are at most smallMaxTiles. */
+  private smallSide(width: number, height: number): number {
+    return this.tileSide(width, height, this.options.smallTile, this.options.smallMaxTiles);
+  }
+
   /** The widest face the small-face tiles are there for in a frame of this size (77 px at the default 192 px tiles). */
   smallFaceCap(width: number, height: number): number {
-    return this.options.blazeMaxFraction * this.tileSide(width, height, this.options.smallTile, this.options.smallMaxTiles);
+    return this.options.blazeMaxFraction * this.smallSide(width, height);
   }
 
   /** Candidates for faces up to smallFaceCap, before their looks; `only` picks the tiles. */
   private async smallFaceCandidates(frame: Frame, only?: (tile: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
-    const side = this.tileSide(frame.width, frame.height, o.smallTile, o.smallMaxTiles);
-    const found = await this.blaze!.detectTiles(frame, side, 0.25, o.smallCandidateScore, only);
+    const found = await this.blaze!.detectTiles(frame, this.smallSide(frame.width, frame.height), 0.25, o.smallCandidateScore, only);
     // A small face's score depends most on where the grid puts it, so a low score is a candidate
     // only on a small box: a face larger than that scores higher.
     const cap = this.smallFaceCap(frame.width, frame.height);

@@ -23,6 +23,8 @@ export interface ResizeOptions {
   rows?: readonly [number, number];
   /** Only output columns [from, to) (into `out`): the parts of a resize that tiles will read. */
   cols?: readonly [number, number];
+  /** Elements between the R, G and B planes of `out` (default width * height; a band of rows: its own). */
+  planeStride?: number;
 }
 
 /** For each output position along one axis: first source index, second, and the second's weight. */
@@ -50,7 +52,7 @@ export function resizeToPlanes(src: Frame | Planes, width: number, height: numbe
   const chan = planar ? src.width * src.height : 1;
   const xs = taps(src.width, width, alignCorners);
   const ys = taps(src.height, height, alignCorners);
-  const plane = width * height;
+  const plane = opts.planeStride ?? width * height;
   const [first, end] = opts.rows ?? [0, height];
   const [left, right] = opts.cols ?? [0, width];
   const span = right - left;
