@@ -2,8 +2,10 @@
 // detector cannot: SSD sees the frame at 512 px (a 25 px face in a 1920 px photo shrinks to 7 px)
 // and BlazeFace on large tiles misses what is small. So, all on ONNX Runtime:
 //   1. small faces: BlazeFace-back on square tiles of 192 frame px seen at 256 px (x1.33), so a
-//      14 px face reaches 19 px at the model's input; boxes up to 0.4 of a tile are taken;
-//   2. middle faces: BlazeFace-back on tiles of ~512 px (faces up to ~205 px at 720p/1080p);
+//      14 px face reaches 19 px at the model's input (up to a 12 MP photo's 588 tiles); boxes up
+//      to 0.4 of a tile are taken;
+//   2. middle faces: BlazeFace-back on tiles of 512 px (boxes up to 205 px), and on large photos
+//      a second level of 1365 px tiles (middleSides);
 //   3. large faces: BlazeFace-back on the whole frame (zoomed-in faces past the tiles' cap);
 //   4. SSD MobileNetV1 on the whole frame: turned, tilted and partly hidden faces, and faces cut by
 //      the frame's edge (kept from a lower score there);
