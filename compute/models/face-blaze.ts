@@ -10,7 +10,7 @@ import { convertedModelFile } from "./convert/index.ts";
 import { iou, squareTiles } from "./geometry.ts";
 import { cropToPlanes, resizeToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
-import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, inferencePool, inputArray, ort, type Session } from "./runtime/onnx.ts";
 
 export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
@@ -52,8 +52,8 @@ const GPU_BATCH = 16;
 /** Rows of the resized frame, and views of a batch, written between turns of the event loop. */
 const RESIZE_BAND_ROWS = 96;
 const VIEWS_PER_TURN = 4;
-/** Views drawn and not yet answered, at most (~25 MB of inputs at 256 px). */
-const MAX_IN_FLIGHT = 32;
+/** Runs drawn and not yet answered, at most, per inference thread: one running, one waiting. */
+const RUNS_IN_FLIGHT_PER_THREAD = 2;
 
 export class BlazeFaceModel extends Model<Session> {
   readonly role = "face-detector";
@@ -176,9 +176,9 @@ export class BlazeFaceModel extends Model<Session> {
 
   /**
    * runViews' drawing: resolves once every view is drawn and handed over, with the runs' answers
-   * (one promise a batch). Drawing waits while `inFlight` holds MAX_IN_FLIGHT views: drawing is
-   * ~25x faster than inference, and the 588 small-face tiles of a 12 MP photo queued at once would
-   * hold 460 MB of inputs.
+   * (one promise a batch). Drawing waits while `inFlight` is full: drawing is ~25x faster than
+   * inference, and the 588 small-face tiles of a 12 MP photo queued at once would hold 460 MB of
+   * inputs (with 4 inference threads, 8 runs of 4 views hold 25 MB).
    */
   private async drawViews(
     views: ReadonlyArray<{ x: number; y: number; step: number }>,
@@ -197,7 +197,7 @@ export class BlazeFaceModel extends Model<Session> {
     const runs: Array<Promise<Detection[][]>> = [];
     for (const batch of chunks(views.map((view, k) => ({ view, k })), session.provider === "webgpu" ? GPU_BATCH : BATCH)) {
       if (runs.length > 0) await yieldToEventLoop();
-      await inFlight.room(batch.length);
+      await inFlight.room();
       const input = inputArray(batch.length * perImage);
       if (blank) input.fill(-1);
       for (let b = 0; b < batch.length; b++) {
@@ -208,7 +208,7 @@ export class BlazeFaceModel extends Model<Session> {
         const data = out.predictions!.data as Float32Array;
         return batch.map(({ view }, b) => this.decode(data, b * perView, view.x, view.y, view.step, minScore));
       });
-      inFlight.add(run, batch.length);
+      inFlight.add(run);
       // A run failing while the next batch is drawn is reported by the caller's Promise.all, not as unhandled.
       run.catch(() => undefined);
       runs.push(run);
@@ -233,23 +233,19 @@ export class BlazeFaceModel extends Model<Session> {
   }
 }
 
-/** Views handed to the inference threads and not answered yet: at most MAX_IN_FLIGHT (room() waits). */
+/** Runs handed to the inference threads and not answered yet: room() waits while there are RUNS_IN_FLIGHT_PER_THREAD per thread. */
 class InFlight {
-  #views = 0;
   readonly #runs = new Set<Promise<unknown>>();
+  readonly #max = RUNS_IN_FLIGHT_PER_THREAD * inferencePool().size;
 
-  add(run: Promise<unknown>, views: number): void {
-    this.#views += views;
-    const done = run.then(() => undefined, () => undefined).finally(() => {
-      this.#views -= views;
-      this.#runs.delete(done);
-    });
+  add(run: Promise<unknown>): void {
+    const done: Promise<unknown> = run.then(() => undefined, () => undefined).finally(() => this.#runs.delete(done));
     this.#runs.add(done);
   }
 
-  /** Waits until `views` more fit (a failed run frees its room too; its error goes to the caller). */
-  async room(views: number): Promise<void> {
-    while (this.#views > 0 && this.#views + views > MAX_IN_FLIGHT) await Promise.race(this.#runs);
+  /** Waits until one more run fits (a failed run frees its room too; its error goes to the caller). */
+  async room(): Promise<void> {
+    while (this.#runs.size >= this.#max) await Promise.race(this.#runs);
   }
 }
 
