@@ -2,8 +2,8 @@
 //
 // For a generated 20 s 720p clip and a 20 s 1080p clip (pan and zoom over a real photo with faces,
 // AAC audio) and a 3 s 720p clip from a still camera (test/fixtures/video-clips.ts' enter-leave:
-// six faces of 14-140 px crossing a real photo; no audio), each made once and cached in the OS
-// temp dir, it runs each case in a fresh process and
+// six faces of 14-140 px crossing a real photo; no audio), and with --only 4k a 2 s 3840x2160 pan,
+// each made once and cached in the OS temp dir, it runs each case in a fresh process and
 // reports frames per second (wall clock), the CPU seconds the case used (its whole process tree,
 // from the reaped children's times in /proc/self/stat: unlike wall time, this does not depend on
 // what else the machine is running; the load average is printed alongside), the ratios of both to
@@ -46,7 +46,7 @@ import type { SmallFaceRun } from "../compute/pipelines/video/small-face-scans.t
 import { makeClip } from "../test/fixtures/video-clips.ts";
 
 const USAGE = `npm run bench:video [-- options]
-  --only 720p|1080p|720p-still  one clip only (default: all three)
+  --only 720p|1080p|720p-still|4k  one clip only (default: all but 4k)
   --pipelines a,b          video features to run (default: face-blur); face-blur:pixelated and
                            face-blur:emoji run face-blur in that face_blur_mode
   --seconds N              clip length for every clip (default 20)
@@ -62,6 +62,8 @@ const CLIPS = [
   { name: "1080p", width: 1920, height: 1080, seconds: 20, fps: 25 },
   // A still camera: the generated clip's own length (75 frames), whatever --seconds says.
   { name: "720p-still", width: 1280, height: 720, seconds: 3, fps: 25, still: "enter-leave" },
+  // The largest frame accepted (schema/limits.ts), 2 s unless --seconds: only with --only 4k (minutes on 2 cores).
+  { name: "4k", width: 3840, height: 2160, seconds: 2, fps: 25, optIn: true },
 ];
 const DEFAULT_PIPELINES = ["face-blur"];
 /** Bench variants of a feature: "face-blur:pixelated" runs face-blur with face_blur_mode pixelated. */
@@ -295,7 +297,7 @@ async function main(): Promise<void> {
   const breakdowns: string[] = [];
   const rows: string[][] = [["clip", "case", "frames", "wall s", "fps", "x floor wall", "CPU s", "CPU ms/frame", "x floor CPU", "peak RSS MB", "load before"]];
   for (const spec of clips) {
-    if (only && spec.name !== only) continue;
+    if (only ? spec.name !== only : spec.optIn) continue;
     const clip = await clipFor(spec);
     let floorSeconds = 0;
     let floorCpu = 0;
