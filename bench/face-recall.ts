@@ -3,6 +3,7 @@
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
 // [--jpeg 75] (every scene through a JPEG of that quality first) [--no-faceboxes]
 // [--size 4032x3024] (every scene at that size, e.g. a phone's 12 MP; default 1280x720 and 1920x1080 alternating)
+// [--faces held-out] (paste the held-out pool of 104 other people's faces instead of the fixtures' 24)
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
@@ -11,10 +12,10 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene } from "../test/fixtures/face-eval-set.ts";
+import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
@@ -39,7 +40,8 @@ async function asJpeg(scene: EvalScene, q: number): Promise<EvalScene> {
 
 const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
 const size = flags.size ? { width: sizeW!, height: sizeH! } : undefined;
-const generated = [...(await evalScenes(first!, last! - first! + 1, size)), ...(flags.photos ? await photoScenes() : [])];
+if (!["fixtures", "held-out"].includes(flags.faces!)) throw new Error(`--faces must be fixtures or held-out, not ${flags.faces}`);
+const generated = [...(await evalScenes(first!, last! - first! + 1, size, flags.faces as FacePool)), ...(flags.photos ? await photoScenes() : [])];
 const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => asJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 // CPU per generated scene: the 720p ones, or every one of --size.
@@ -53,7 +55,7 @@ const synthetic = scenes.filter((s) => s.name.startsWith("seed"));
 const rep = score(synthetic, found.slice(0, synthetic.length));
 const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
 const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
-console.log(`generated set, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
+console.log(`generated set, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
 for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
 console.log(`  all  : ${pct(rep)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
 console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);

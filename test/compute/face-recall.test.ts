@@ -47,6 +47,26 @@ describe("face detection on small pasted faces (held-out seeds)", () => {
   });
 });
 
+describe("face detection on other people's faces (the held-out pool, never tuned on)", () => {
+  // The same scenes with the 104 faces of Human's face-match screenshot instead of the fixtures'
+  // (face-eval-set.ts, FacePool). Measured on seeds 101-108: 14 px 23/28, 20 px 23/27, 28 px and up
+  // 87/87, 7 false boxes of 141 (the motorcycle's headlight, as with the fixture faces). These are
+  // under the issue's targets at 14 and 20 px (README); the bounds sit two faces under what was
+  // measured, to catch a change that holds on the fixture faces alone.
+  it("finds most faces of every size, with few false boxes", async () => {
+    const others = await evalScenes(101, 8, undefined, "held-out");
+    const found = [];
+    for (const s of others) found.push(await models.faces.detect(s.frame));
+    const rep = score(others, found);
+    const at = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
+    console.log(`held-out faces, seeds 101-108, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
+    expect(at([14])).toBeGreaterThanOrEqual(0.75);
+    expect(at([20])).toBeGreaterThanOrEqual(0.77);
+    expect(at([28, 40, 64])).toBeGreaterThanOrEqual(0.97);
+    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.08);
+  }, 120_000);
+});
+
 describe("face detection on 12 MP photos (a phone's 4032x3024, either orientation)", () => {
   // The issue's targets hold at 12 MP too: the small-face tiles stay 192 px up to 600 of them, and
   // the middle tiles come in two levels (face-detector.ts, middleSides). Measured on seeds 201-202:
