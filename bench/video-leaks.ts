@@ -11,6 +11,7 @@
 // A face is hidden when >= 90 % of its ellipse is under the effect's mask (test/fixtures/video-leaks.ts).
 //
 // Usage: npx node bench/video-leaks.ts [--detectors real,oracle] [--clips pan-small,sprites]
+//        (default: the six clips of CLIP_NAMES; --clips pan-others pans over faces never tuned on)
 //        [--seeds 3] (oracle runs per clip, different misses) [--sheet bench/.scratch/leaks.png]
 //        [--crf 28] (each clip through libx264 at that CRF and back first, as a user's encoder leaves it)
 //        [--motion-blur] (each frame as a 180-degree shutter records it: what moves is smeared)
