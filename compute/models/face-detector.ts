@@ -18,7 +18,8 @@
 // its size and the full-range detector on crops 3x and 5x; a face scores high in most of them,
 // texture rarely in more than one. The mean of the four decides; what it rejects gets a last look
 // by SSD at twice its size (trained on other faces, it sees many a face looking down or in
-// three-quarter profile that both BlazeFace models score low).
+// three-quarter profile that both BlazeFace models score low), and a small one the looks nearly
+// confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5).
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
@@ -51,6 +52,12 @@ export interface FaceDetectorOptions {
   rejectScore: number;
   /** A candidate the looks did not confirm is a face when SSD, seeing it at twice its size, scores it this much. */
   ssdConfirmScore: number;
+  /**
+   * ... or, up to boxesSureWidth, when the looks' mean reached `nearConfirmScore` and FaceBoxes,
+   * seeing it on a crop boxesRelookContext times its size, scores it `boxesSecondOpinionScore`.
+   */
+  nearConfirmScore: number;
+  boxesSecondOpinionScore: number;
   /** BlazeFace middle-size tile side in pixels beside smallTile: each level of middle tiles is blazeTile / smallTile times the last (middleSides). */
   blazeTile: number;
   /** Largest BlazeFace tile box kept, as a fraction of the tile side (larger ones are left to the whole-frame passes). */
@@ -89,6 +96,8 @@ const DEFAULTS: FaceDetectorOptions = {
   confirmScore: 0.5,
   rejectScore: 0.25,
   ssdConfirmScore: 0.4,
+  nearConfirmScore: 0.35,
+  boxesSecondOpinionScore: 0.8,
   blazeTile: 512,
   blazeMaxFraction: 0.4,
   wholeFrameScore: 0.75,
@@ -329,6 +338,16 @@ export class FaceDetector {
     if (this.ssd && rest.length > 0) {
       const ssd = await this.ssd.rescore(frame, rest.map((c) => c.at), 2);
       rest.forEach((c, k) => ssd[k]! >= o.ssdConfirmScore && confirmed.add(c.d));
+    }
+    // A small candidate the looks nearly confirmed gets FaceBoxes' opinion too (trained on WIDER
+    // FACE, whose small faces are compressed ones). Both together were chosen on the candidates the
+    // looks and SSD rejected on the fixture faces, seeds 1-48 as generated and at JPEG q75 (+6 faces
+    // for 2 non-faces), and held on the held-out faces, seeds 1-24 (+6 faces for 2 non-faces);
+    // FaceBoxes alone from 0.7 took 10 non-faces there for 7 faces.
+    const near = open.filter((c, k) => !confirmed.has(c.d) && (c.sum + second[k]!) / 4 >= o.nearConfirmScore && c.d.width <= o.boxesSureWidth);
+    if (this.boxes && near.length > 0) {
+      const fb = await this.boxes.rescore(frame, near.map((c) => c.at), o.boxesRelookContext);
+      near.forEach((c, k) => fb[k]! >= o.boxesSecondOpinionScore && confirmed.add(c.d));
     }
     return [...sure, ...unsure.filter((d) => confirmed.has(d))];
   }

@@ -1,9 +1,10 @@
 // The face detector finds small faces on scenes it was never tuned on: the generated evaluation set
 // (test/fixtures/face-eval-set.ts, real faces pasted at 14-64 px onto face-free real scenes) for
-// seeds 101-104 (the detector's constants were chosen on other scenes). Measured there: 14 px 9/14,
-// 20 px 15/15, 28 px and up 44/45, no false box of 68; the bounds sit one or two faces under that
+// seeds 101-104 (the detector's constants were chosen on other scenes). Measured there: 14 px 10/14,
+// 20 px 15/15, 28 px and up 44/45, 3 false boxes of 72; the bounds sit one or two faces under that
 // (about 15 faces per bucket), and the figures are printed for the record.
 // Also: the face blur leaves everything away from the faces untouched (PSNR >= 40 dB).
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedModels } from "../../compute/models/index.ts";
 import { hideBoxes } from "../../compute/pipelines/hide.ts";
@@ -47,10 +48,32 @@ describe("face detection on small pasted faces (held-out seeds)", () => {
   });
 });
 
+describe("face detection on JPEG photos (quality 75, as many cameras and libraries save them)", () => {
+  // A 14 px face is two 8x8 JPEG blocks wide, and the quantisation takes what the looks score it
+  // on; FaceBoxes' second opinion on candidates the looks nearly confirmed wins some back
+  // (face-detector.ts). Measured on seeds 101-104: 14 px 8/14, 20 px and up 60/60, 4 false boxes of
+  // 72 (as generated: 10/14, 59/60, 3). The bounds sit one face under.
+  it("finds most small faces and few false boxes", async () => {
+    const jpeg = await Promise.all(scenes.map(async (s) => {
+      const { width, height } = s.frame;
+      const data = await sharp(await sharp(s.frame.data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()).removeAlpha().raw().toBuffer();
+      return { ...s, frame: { ...s.frame, data } };
+    }));
+    const found = [];
+    for (const s of jpeg) found.push(await models.faces.detect(s.frame));
+    const rep = score(jpeg, found);
+    const at = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
+    console.log(`JPEG q75, seeds 101-104, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
+    expect(at([14])).toBeGreaterThanOrEqual(0.5);
+    expect(at([20, 28, 40, 64])).toBeGreaterThanOrEqual(0.95);
+    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.08);
+  }, 120_000);
+});
+
 describe("face detection on other people's faces (the held-out pool, never tuned on)", () => {
   // The same scenes with the 104 faces of Human's face-match screenshot instead of the fixtures'
-  // (face-eval-set.ts, FacePool). Measured on seeds 101-108: 14 px 23/28, 20 px 23/27, 28 px and up
-  // 87/87, 7 false boxes of 141 (the motorcycle's headlight, as with the fixture faces). These are
+  // (face-eval-set.ts, FacePool). Measured on seeds 101-108: 14 px 24/28, 20 px 24/27, 28 px and up
+  // 87/87, 7 false boxes of 143 (the motorcycle's headlight, as with the fixture faces). These are
   // under the issue's targets at 14 and 20 px (README); the bounds sit two faces under what was
   // measured, to catch a change that holds on the fixture faces alone.
   it("finds most faces of every size, with few false boxes", async () => {
