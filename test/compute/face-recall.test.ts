@@ -22,6 +22,16 @@ beforeAll(async () => {
   for (const s of scenes) found.push(await models.faces.detect(s.frame));
 }, 120_000);
 
+/** Detects every scene, prints the table under `label`, and gives recall over some size buckets and the false-box share. */
+async function measure(label: string, of: EvalScene[]) {
+  const found = [];
+  for (const s of of) found.push(await models.faces.detect(s.frame));
+  const rep = score(of, found);
+  console.log(`${label}, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
+  const recall = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
+  return { recall, falseShare: rep.falseBoxes / rep.detections };
+}
+
 describe("face detection on small pasted faces (held-out seeds)", () => {
   it("finds most faces of every size and few false boxes", () => {
     const rep = score(scenes, found);
@@ -59,14 +69,10 @@ describe("face detection on JPEG photos (quality 75, as many cameras and librari
       const data = await sharp(await sharp(s.frame.data, { raw: { width, height, channels: 3 } }).jpeg({ quality: 75 }).toBuffer()).removeAlpha().raw().toBuffer();
       return { ...s, frame: { ...s.frame, data } };
     }));
-    const found = [];
-    for (const s of jpeg) found.push(await models.faces.detect(s.frame));
-    const rep = score(jpeg, found);
-    const at = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
-    console.log(`JPEG q75, seeds 101-104, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
-    expect(at([14])).toBeGreaterThanOrEqual(0.5);
-    expect(at([20, 28, 40, 64])).toBeGreaterThanOrEqual(0.95);
-    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.08);
+    const { recall, falseShare } = await measure("JPEG q75, seeds 101-104", jpeg);
+    expect(recall([14])).toBeGreaterThanOrEqual(0.5);
+    expect(recall([20, 28, 40, 64])).toBeGreaterThanOrEqual(0.95);
+    expect(falseShare).toBeLessThanOrEqual(0.08);
   }, 120_000);
 });
 
@@ -77,16 +83,11 @@ describe("face detection on other people's faces (the held-out pool, never tuned
   // under the issue's targets at 14 and 20 px (README); the bounds sit two faces under what was
   // measured, to catch a change that holds on the fixture faces alone.
   it("finds most faces of every size, with few false boxes", async () => {
-    const others = await evalScenes(101, 8, undefined, "held-out");
-    const found = [];
-    for (const s of others) found.push(await models.faces.detect(s.frame));
-    const rep = score(others, found);
-    const at = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
-    console.log(`held-out faces, seeds 101-108, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
-    expect(at([14])).toBeGreaterThanOrEqual(0.75);
-    expect(at([20])).toBeGreaterThanOrEqual(0.77);
-    expect(at([28, 40, 64])).toBeGreaterThanOrEqual(0.97);
-    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.08);
+    const { recall, falseShare } = await measure("held-out faces, seeds 101-108", await evalScenes(101, 8, undefined, "held-out"));
+    expect(recall([14])).toBeGreaterThanOrEqual(0.75);
+    expect(recall([20])).toBeGreaterThanOrEqual(0.77);
+    expect(recall([28, 40, 64])).toBeGreaterThanOrEqual(0.97);
+    expect(falseShare).toBeLessThanOrEqual(0.08);
   }, 120_000);
 });
 
@@ -96,15 +97,10 @@ describe("face detection on 12 MP photos (a phone's 4032x3024, either orientatio
   // 14 px 54/57, 20 px and up 210/213, no false box; with the tiles grown to stay under 120 (and
   // one middle level under 24 tiles) it was 14 px 24/57, 20 px 46/53.
   it("finds 14 px faces (>= 0.85) and faces of 20 px and up (>= 0.95)", async () => {
-    const photos = [await evalScene(201, 4032, 3024), await evalScene(202, 3024, 4032)];
-    const found = [];
-    for (const s of photos) found.push(await models.faces.detect(s.frame));
-    const rep = score(photos, found);
-    const at = (ws: number[]) => ws.reduce((a, w) => a + rep.bySize.get(w)!.found, 0) / ws.reduce((a, w) => a + rep.bySize.get(w)!.total, 0);
-    console.log(`12 MP, seeds 201-202, ${rep.total} faces: ${FACE_WIDTHS.map((w) => `${w} px ${rep.bySize.get(w)!.found}/${rep.bySize.get(w)!.total}`).join(", ")}; false boxes ${rep.falseBoxes} of ${rep.detections}`);
-    expect(at([14])).toBeGreaterThanOrEqual(0.85);
-    expect(at([20, 28, 40, 64])).toBeGreaterThanOrEqual(0.95);
-    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.05);
+    const { recall, falseShare } = await measure("12 MP, seeds 201-202", [await evalScene(201, 4032, 3024), await evalScene(202, 3024, 4032)]);
+    expect(recall([14])).toBeGreaterThanOrEqual(0.85);
+    expect(recall([20, 28, 40, 64])).toBeGreaterThanOrEqual(0.95);
+    expect(falseShare).toBeLessThanOrEqual(0.05);
   }, 180_000);
 });
 
