@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { FACE_WIDTHS, evalScenes, photoScenes, score, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
+import { FACE_WIDTHS, evalScenes, photoScenes, score, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
 const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" } } });
@@ -30,19 +30,11 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; w
   return { value, cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
 }
 
-/** The scene as a JPEG of quality q leaves it (--jpeg q: how most photos reach the service). */
-async function asJpeg(scene: EvalScene, q: number): Promise<EvalScene> {
-  const { width, height, channels } = scene.frame;
-  const jpeg = await sharp(scene.frame.data, { raw: { width, height, channels } }).jpeg({ quality: q }).toBuffer();
-  const data = await sharp(jpeg).removeAlpha().raw().toBuffer();
-  return { ...scene, frame: { ...scene.frame, data, channels: 3 } };
-}
-
 const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
 const size = flags.size ? { width: sizeW!, height: sizeH! } : undefined;
 if (!["fixtures", "held-out"].includes(flags.faces!)) throw new Error(`--faces must be fixtures or held-out, not ${flags.faces}`);
 const generated = [...(await evalScenes(first!, last! - first! + 1, size, flags.faces as FacePool)), ...(flags.photos ? await photoScenes() : [])];
-const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => asJpeg(s, Number(flags.jpeg)))) : generated;
+const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => throughJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 // CPU per generated scene: the 720p ones, or every one of --size.
 const cpuScene: number[] = [];

@@ -329,7 +329,8 @@ export class FaceDetector {
     const first = await this.looks(frame, centred, [[blaze, 3], [verifier, 3]]);
     const open = unsure.map((d, i) => ({ d, at: centred[i]!, sum: first[i]! })).filter((c) => c.sum / 2 >= o.rejectScore);
     const second = await this.looks(frame, open.map((c) => c.at), [[blaze, 2], [verifier, 5]]);
-    const confirmed = new Set(open.filter((c, k) => (c.sum + second[k]!) / 4 >= o.confirmScore).map((c) => c.d));
+    const looked = open.map((c, k) => ({ ...c, mean: (c.sum + second[k]!) / 4 }));
+    const confirmed = new Set(looked.filter((c) => c.mean >= o.confirmScore).map((c) => c.d));
     // The last word goes to SSD, trained on other faces than the BlazeFace pair: a face looking down
     // or in three-quarter profile that both BlazeFace models score 0.2-0.5 is often plain to it when
     // seen twice its size (bench/face-recall.ts, candidates the looks rejected: seeds 13-24 +7 faces
@@ -344,7 +345,7 @@ export class FaceDetector {
     // looks and SSD rejected on the fixture faces, seeds 1-48 as generated and at JPEG q75 (+6 faces
     // for 2 non-faces), and held on the held-out faces, seeds 1-24 (+6 faces for 2 non-faces);
     // FaceBoxes alone from 0.7 took 10 non-faces there for 7 faces.
-    const near = open.filter((c, k) => !confirmed.has(c.d) && (c.sum + second[k]!) / 4 >= o.nearConfirmScore && c.d.width <= o.boxesSureWidth);
+    const near = looked.filter((c) => !confirmed.has(c.d) && c.mean >= o.nearConfirmScore && c.d.width <= o.boxesSureWidth);
     if (this.boxes && near.length > 0) {
       const fb = await this.boxes.rescore(frame, near.map((c) => c.at), o.boxesRelookContext);
       near.forEach((c, k) => fb[k]! >= o.boxesSecondOpinionScore && confirmed.add(c.d));
