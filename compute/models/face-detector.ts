@@ -11,6 +11,9 @@
 //      the frame's edge (kept from a lower score there);
 //   5. FaceBoxes (trained on WIDER FACE) on the frame at 2x, with the small-face tiles: small faces
 //      a video encoder softened, which BlazeFace scores 0.2-0.4 in every look;
+//   6. RetinaFace (trained on WIDER FACE too) on the frame at 2x, with the small-face tiles: small
+//      faces a JPEG encoder softened; its boxes up to 24 px count where its own looks at crops 3x
+//      and 4x their size agree (texture it boxed once rarely scores again);
 // and merge everything with NMS. A tile sees a small face at whatever offset and scale the grid
 // gives it, and there a grey, soft or turned face often scores 0.3-0.7, as texture does. So the
 // tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
@@ -29,6 +32,7 @@ import { clipBox, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts"
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
+import { RetinaFaceModel } from "./face-retina.ts";
 
 export interface FaceDetectorOptions {
   /**
@@ -81,6 +85,17 @@ export interface FaceDetectorOptions {
   boxesRelookScore: number;
   /** Tiles of one middle level, at most (their side grows past it: 88 at 12 MP). */
   maxTiles: number;
+  /**
+   * RetinaFace sees the frame enlarged `retinaScale` times (less where that would take more than
+   * `retinaMaxViews` views; not at all under 1x, where a 16 px face is under its smallest anchor);
+   * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
+   * its scores on crops 3x and 4x their size reaches `retinaConfirmScore`.
+   */
+  retinaScale: number;
+  retinaMaxViews: number;
+  retinaCandidateScore: number;
+  retinaMaxWidth: number;
+  retinaConfirmScore: number;
 }
 
 /** The whole-frame pass must see the tiles' largest box at this many px of its 256 (middleSides). */
@@ -110,6 +125,11 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesCandidateScore: 0.3,
   boxesRelookContext: 3,
   boxesRelookScore: 0.5,
+  retinaScale: 2,
+  retinaMaxViews: 32,
+  retinaCandidateScore: 0.3,
+  retinaMaxWidth: 24,
+  retinaConfirmScore: 0.5,
 };
 
 export class FaceDetector {
@@ -119,19 +139,22 @@ export class FaceDetector {
   readonly verifier: BlazeFaceModel | undefined;
   /** FaceBoxes, for small faces and faces a video encoder softened (run with the small-face tiles). */
   readonly boxes: FaceBoxesModel | undefined;
+  /** RetinaFace, for small faces a JPEG encoder softened (run with the small-face tiles). */
+  readonly retina: RetinaFaceModel | undefined;
   readonly options: FaceDetectorOptions;
 
-  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel }, options: Partial<FaceDetectorOptions> = {}) {
+  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel; retina?: RetinaFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
     if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
     this.ssd = models.ssd;
     this.blaze = models.blaze;
     this.verifier = models.verifier;
     this.boxes = models.boxes;
+    this.retina = models.retina;
     this.options = { ...DEFAULTS, ...options };
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load()]);
+    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load(), this.retina?.load()]);
   }
 
   /** A tile side of at least `side` px, grown until there are at most `max` tiles. */
@@ -162,9 +185,17 @@ export class FaceDetector {
     // The widest box the tiles are there for (larger ones: the whole-frame passes), and the first middle level's.
     const cap = o.blazeMaxFraction * sides[sides.length - 1]!;
     const middleCap = o.blazeMaxFraction * sides[0]!;
+    let retinaFaces: Promise<Detection[]> = Promise.resolve([]);
     if (this.blaze) {
       const blaze = this.blaze;
-      if (smallFaces) small = this.smallFaceCandidates(frame, smallFaces === true ? undefined : smallFaces);
+      // The small-face tiles picked (all of them when smallFaces is true): RetinaFace looks where they do.
+      const picked: Box[] = [];
+      const pick = typeof smallFaces === "function" ? (tile: Box) => smallFaces(tile) && picked.push(tile) > 0 : undefined;
+      if (smallFaces) small = this.smallFaceCandidates(frame, pick);
+      if (smallFaces && this.retina) {
+        const within = (view: Box) => picked.some((t) => t.x < view.x + view.width && view.x < t.x + t.width && t.y < view.y + view.height && view.y < t.y + t.height);
+        retinaFaces = small.then(() => this.retinaCandidates(frame, pick ? within : undefined));
+      }
       // FaceBoxes is there for the small faces too, and for faces a codec softened. Its boxes up to
       // boxesSureWidth are faces from boxesSureScore, or from boxesCandidateScore when its own second
       // look confirms them, without BlazeFace's looks (BlazeFace is what loses such faces: at CRF 35
@@ -207,7 +238,32 @@ export class FaceDetector {
     // the other's cost the fast 29 px sprite at CRF 35 its track (bench/video-leaks.ts: 37 frames
     // showed it instead of 1), the other box being BlazeFace's, square and on the lower face.
     const found = [...larger, ...(await boxesSure).filter((d) => !inside(d)), ...(await this.confirmed(frame, (await small).filter((d) => !known(d)), needLooks))];
+    found.push(...(await this.retinaConfirmed(frame, await retinaFaces, found)));
     return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
+  }
+
+  /** RetinaFace's small boxes from retinaCandidateScore, on the frame enlarged (retinaScale) in the views `only` picks. */
+  private async retinaCandidates(frame: Frame, only?: (view: Box) => boolean): Promise<Detection[]> {
+    const o = this.options;
+    let scale = o.retinaScale;
+    while (RetinaFaceModel.views(Math.round(frame.width * scale), Math.round(frame.height * scale)).length > o.retinaMaxViews) scale /= 1.25;
+    if (scale < 1) return [];
+    return (await this.retina!.detect(frame, scale, o.retinaCandidateScore, only)).filter((d) => d.width <= o.retinaMaxWidth);
+  }
+
+  /**
+   * The candidates on no face found otherwise (a RetinaFace box would otherwise replace, in NMS, a
+   * larger box of another pass on the same face) whose two looks agree. Chosen on the candidates
+   * of the fixture faces, seeds 1-48 as generated and at JPEG q75 (+9 faces for no non-face: its
+   * looks score faces 0.5-1, texture under 0.35), and held on the held-out faces, seeds 1-24 (+14
+   * faces, 11 of them JPEG'd 14-20 px ones, for no non-face); bench/face-recall.ts.
+   */
+  private async retinaConfirmed(frame: Frame, candidates: Detection[], found: readonly Box[]): Promise<Detection[]> {
+    const centre = (d: Box, b: Box) => d.x + d.width / 2 >= b.x && d.x + d.width / 2 <= b.x + b.width && d.y + d.height / 2 >= b.y && d.y + d.height / 2 <= b.y + b.height;
+    const open = candidates.filter((d) => !found.some((f) => iou(f, d) >= 0.3 || centre(d, f)));
+    if (open.length === 0) return [];
+    const [near, far] = await Promise.all([this.retina!.rescore(frame, open, 3), this.retina!.rescore(frame, open, 4)]);
+    return open.filter((_, i) => (near[i]! + far[i]!) / 2 >= this.options.retinaConfirmScore);
   }
 
   /**

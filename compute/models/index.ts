@@ -6,6 +6,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { FaceDetector } from "./face-detector.ts";
 import { FaceLandmarker } from "./face-landmarks.ts";
+import { RetinaFaceModel } from "./face-retina.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { NsfwClassifier } from "./nsfw-classifier.ts";
 import { ObjectDetector } from "./object-detector.ts";
@@ -65,7 +66,9 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
   const verifier = blaze ? registry.add(new BlazeFaceModel("human/facemesh-detection-full")) : undefined;
   // Small and compressed faces BlazeFace scores low (face-detector.ts).
   const boxes = blaze && config.faceDetectors.includes("human/faceboxes") ? registry.add(new FaceBoxesModel()) : undefined;
-  return new FaceDetector({ ssd, blaze, verifier, boxes });
+  // Small faces a JPEG encoder softened, which the BlazeFace pair scores low (face-detector.ts).
+  const retina = blaze && config.faceDetectors.includes("retinaface/mnet.25") ? registry.add(new RetinaFaceModel()) : undefined;
+  return new FaceDetector({ ssd, blaze, verifier, boxes, retina });
 }
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {

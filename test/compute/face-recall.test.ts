@@ -60,9 +60,9 @@ describe("face detection on small pasted faces (held-out seeds)", () => {
 
 describe("face detection on JPEG photos (quality 75, as many cameras and libraries save them)", () => {
   // A 14 px face is two 8x8 JPEG blocks wide, and the quantisation takes what the looks score it
-  // on; FaceBoxes' second opinion on candidates the looks nearly confirmed wins some back
-  // (face-detector.ts). Measured on seeds 101-104: 14 px 8/14, 20 px and up 60/60, 4 false boxes of
-  // 72 (as generated: 10/14, 59/60, 3). The bounds sit one face under.
+  // on; FaceBoxes' second opinion on candidates the looks nearly confirmed and RetinaFace win some
+  // back (face-detector.ts). Measured on seeds 101-104: 14 px 9/14, 20 px and up 60/60, 4 false
+  // boxes of 73 (as generated: 10/14, 59/60, 3). The bounds sit one or two faces under.
   it("finds most small faces and few false boxes", async () => {
     const { recall, falseShare } = await measure("JPEG q75, seeds 101-104", await Promise.all(scenes.map((s) => throughJpeg(s, 75))));
     expect(recall([14])).toBeGreaterThanOrEqual(0.5);
@@ -73,8 +73,8 @@ describe("face detection on JPEG photos (quality 75, as many cameras and librari
 
 describe("face detection on other people's faces (the held-out pool, never tuned on)", () => {
   // The same scenes with the 104 faces of Human's face-match screenshot instead of the fixtures'
-  // (face-eval-set.ts, FacePool). Measured on seeds 101-108: 14 px 24/28, 20 px 24/27, 28 px and up
-  // 87/87, 7 false boxes of 143 (the motorcycle's headlight, as with the fixture faces). These are
+  // (face-eval-set.ts, FacePool). Measured on seeds 101-108: 14 px 25/28, 20 px 25/27, 28 px and up
+  // 87/87, 7 false boxes of 145 (the motorcycle's headlight, as with the fixture faces). These are
   // under the issue's targets at 14 and 20 px (README); the bounds sit two faces under what was
   // measured, to catch a change that holds on the fixture faces alone.
   it("finds most faces of every size, with few false boxes", async () => {
@@ -84,6 +84,20 @@ describe("face detection on other people's faces (the held-out pool, never tuned
     expect(recall([28, 40, 64])).toBeGreaterThanOrEqual(0.97);
     expect(falseShare).toBeLessThanOrEqual(0.08);
   }, 120_000);
+});
+
+describe("face detection on other people's faces in JPEG photos (quality 75)", () => {
+  // Where the BlazeFace pair loses JPEG'd faces of 14-20 px, RetinaFace (trained on WIDER FACE)
+  // finds many, confirmed by its own looks (face-detector.ts). Measured on held-out seeds 101-108:
+  // 14 px 20/28, 20 px 23/27, 28 px and up 86/87, 8 false boxes of 138 (without RetinaFace: 16/28,
+  // 22/27, 86/87, 8 of 133). Under the issue's targets (README); the bounds sit two faces under.
+  it("finds most small faces, with few false boxes", async () => {
+    const { recall, falseShare } = await measure("held-out faces, JPEG q75, seeds 101-108", await Promise.all((await evalScenes(101, 8, undefined, "held-out")).map((s) => throughJpeg(s, 75))));
+    expect(recall([14])).toBeGreaterThanOrEqual(0.64);
+    expect(recall([20])).toBeGreaterThanOrEqual(0.77);
+    expect(recall([28, 40, 64])).toBeGreaterThanOrEqual(0.96);
+    expect(falseShare).toBeLessThanOrEqual(0.08);
+  }, 180_000);
 });
 
 describe("face detection on 12 MP photos (a phone's 4032x3024, either orientation)", () => {
@@ -122,5 +136,34 @@ describe("SSD's last look at candidates (SsdFaceModel.rescore, 16 crops to a mos
     console.log(`SSD look: ${faceHits}/${faces} pasted faces, ${patchHits}/${patches} background patches score >= 0.4`);
     expect(faceHits / faces).toBeGreaterThanOrEqual(0.7);
     expect(patchHits).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("RetinaFace's looks at small candidates (RetinaFaceModel.rescore, crops 3x and 4x, 16 to a mosaic)", () => {
+  // What confirms its small boxes: on JPEG'd 14-20 px faces the mean of its two looks reaches 0.5
+  // far more often than on same-sized patches of background. Measured on these seeds at q75: 17 of 29
+  // faces of 14-20 px, none of 204 patches of 16 x 18 px.
+  it("scores most small JPEG'd faces as faces and almost no patch of background, one score per box in order", async () => {
+    let faces = 0, faceHits = 0, patches = 0, patchHits = 0;
+    for (const s of await Promise.all(scenes.map((s) => throughJpeg(s, 75)))) {
+      const truth = s.faces.filter((f) => f.width <= 20).map((f) => f.box);
+      const all = s.faces.map((f) => f.box);
+      const clear = (x: number, y: number) => all.every((f) => Math.abs(f.x + f.width / 2 - x) > 2.5 * f.width + 40 || Math.abs(f.y + f.height / 2 - y) > 2.5 * f.height + 40);
+      const background = [];
+      for (let y = 40; y < s.frame.height - 60; y += 61)
+        for (let x = 40; x < s.frame.width - 60; x += 83) if (clear(x + 8, y + 9)) background.push({ x, y, width: 16, height: 18 });
+      const boxes = [...truth, ...background];
+      expect(boxes.length).toBeGreaterThan(16);
+      const [near, far] = await Promise.all([models.faces.retina!.rescore(s.frame, boxes, 3), models.faces.retina!.rescore(s.frame, boxes, 4)]);
+      expect(near).toHaveLength(boxes.length);
+      const hit = near.map((v, i) => (v + far[i]!) / 2 >= 0.5);
+      faces += truth.length;
+      faceHits += hit.slice(0, truth.length).filter(Boolean).length;
+      patches += background.length;
+      patchHits += hit.slice(truth.length).filter(Boolean).length;
+    }
+    console.log(`RetinaFace looks: ${faceHits}/${faces} small JPEG'd faces, ${patchHits}/${patches} background patches average >= 0.5`);
+    expect(faceHits / faces).toBeGreaterThanOrEqual(0.5);
+    expect(patchHits / patches).toBeLessThanOrEqual(0.01);
   });
 });

@@ -24,7 +24,7 @@ describe("registry and loading", () => {
     await Promise.all([models.registry.warmAll(), models.registry.warmAll()]);
     const status = models.registry.status();
     expect(status.map((s) => s.id).sort()).toEqual(
-      ["face-api/face_landmark_68", "face-api/ssd_mobilenetv1", "face-api/ssd_mobilenetv1", "gutenye/ppocr-v4-det", "gutenye/ppocr-v4-rec", "human/blazeface-back", "human/centernet", "human/faceboxes", "human/facemesh-detection-full", "human/selfie", "nsfwjs/mobilenet_v2_mid"].sort(),
+      ["face-api/face_landmark_68", "face-api/ssd_mobilenetv1", "face-api/ssd_mobilenetv1", "gutenye/ppocr-v4-det", "gutenye/ppocr-v4-rec", "human/blazeface-back", "human/centernet", "human/faceboxes", "human/facemesh-detection-full", "human/selfie", "nsfwjs/mobilenet_v2_mid", "retinaface/mnet.25"].sort(),
     );
     // On the CPU the detector's SSD is int8, so identity is measured by a float session of its own.
     expect(status.filter((s) => s.id === "face-api/ssd_mobilenetv1").map((s) => s.role).sort()).toEqual(["face-detector", "face-identity"]);
@@ -34,9 +34,12 @@ describe("registry and loading", () => {
   it("takes model choices from the environment and refuses unknown ones", () => {
     expect(loadModelConfig({ OBSCURA_MODEL_PERSON_SEGMENTER: "human/rvm" }).personSegmenter).toBe("human/rvm");
     expect(() => loadModelConfig({ OBSCURA_MODEL_NSFW: "nsfwjs/nope" })).toThrow(/not a known model/);
-    // FaceBoxes by default; an operator who may not ship its weights leaves it out.
+    // FaceBoxes and RetinaFace by default; an operator who may not ship their weights leaves them out.
     expect(createFaceDetector(loadModelConfig({})).boxes).toBeDefined();
-    expect(createFaceDetector(loadModelConfig({ OBSCURA_MODEL_FACE_DETECTORS: "face-api/ssd_mobilenetv1,human/blazeface-back" })).boxes).toBeUndefined();
+    expect(createFaceDetector(loadModelConfig({})).retina).toBeDefined();
+    const without = createFaceDetector(loadModelConfig({ OBSCURA_MODEL_FACE_DETECTORS: "face-api/ssd_mobilenetv1,human/blazeface-back" }));
+    expect(without.boxes).toBeUndefined();
+    expect(without.retina).toBeUndefined();
   });
 
   it("feeds the webgpu provider from one inference thread and refuses more", () => {
