@@ -87,12 +87,14 @@ export interface FaceDetectorOptions {
   maxTiles: number;
   /**
    * RetinaFace sees the frame enlarged `retinaScale` times (less where that would take more than
-   * `retinaMaxViews` views; not at all under 1x, where a 16 px face is under its smallest anchor);
+   * `retinaMaxViews` views; not at all under `retinaMinScale`: 12 MP photos and 4K video, where a
+   * 14 px face would stay under its smallest anchor, 16 px, and its views cost most);
    * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
    * its scores on crops 3x and 4x their size reaches `retinaConfirmScore`.
    */
   retinaScale: number;
   retinaMaxViews: number;
+  retinaMinScale: number;
   retinaCandidateScore: number;
   retinaMaxWidth: number;
   retinaConfirmScore: number;
@@ -127,6 +129,7 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesRelookScore: 0.5,
   retinaScale: 2,
   retinaMaxViews: 32,
+  retinaMinScale: 1.25,
   retinaCandidateScore: 0.3,
   retinaMaxWidth: 24,
   retinaConfirmScore: 0.5,
@@ -247,7 +250,7 @@ export class FaceDetector {
     const o = this.options;
     let scale = o.retinaScale;
     while (RetinaFaceModel.views(Math.round(frame.width * scale), Math.round(frame.height * scale)).length > o.retinaMaxViews) scale /= 1.25;
-    if (scale < 1) return [];
+    if (scale < o.retinaMinScale) return [];
     return (await this.retina!.detect(frame, scale, o.retinaCandidateScore, only)).filter((d) => d.width <= o.retinaMaxWidth);
   }
 
