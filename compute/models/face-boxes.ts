@@ -10,7 +10,8 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { FACEBOXES_ANCHORS, FACEBOXES_INPUT } from "./convert/human-models.ts";
-import { iou, nms, squareTiles } from "./geometry.ts";
+import { nms, squareTiles } from "./geometry.ts";
+import { mosaicLook } from "./mosaic-look.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
 import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
@@ -44,9 +45,8 @@ function anchors(): Float32Array {
   return out;
 }
 
-/** rescore's mosaic: MOSAIC x MOSAIC cells of CELL px fill one input. */
+/** rescore's mosaic: 4 x 4 cells of 256 px fill one input. */
 const MOSAIC = 4;
-const CELL = FACEBOXES_INPUT / MOSAIC;
 
 /** Views per session.run (a 1024 px view's activations are ~40 MB; more a run gains nothing on CPU). */
 const BATCH = 1;
@@ -105,38 +105,16 @@ export class FaceBoxesModel extends Model<Session> {
   }
 
   /**
-   * A second look at candidate boxes: each centred in a 256 px cell of a 4 x 4 mosaic (one run for
-   * 16), on a crop `context` times its size, and scored with the best box FaceBoxes finds over it
-   * there (0 when none). A face seen again at another scale and offset scores high again; texture
-   * that passed once rarely does (measured on its candidates of 0.3-0.5, face-detector.ts).
+   * Its own second look at candidate boxes: each centred in a 256 px cell of a 4 x 4 mosaic (one
+   * run for 16), on a crop `context` times its size (mosaic-look.ts). Measured on its candidates of
+   * 0.3-0.5, face-detector.ts.
    */
   async rescore(frame: Frame, boxes: readonly Box[], context: number): Promise<number[]> {
     if (boxes.length === 0) return [];
     const session = await this.load();
     const n = FACEBOXES_INPUT;
-    const runs: Array<Promise<number[]>> = [];
-    for (let i = 0; i < boxes.length; i += MOSAIC * MOSAIC) {
-      const batch = boxes.slice(i, i + MOSAIC * MOSAIC);
-      if (i > 0) await yieldToEventLoop();
-      const input = inputArray(3 * n * n);
-      input.fill(0);
-      // Each box's place in the mosaic: where it lands in its cell, in input px.
-      const expected = batch.map((b, k) => {
-        const side = context * Math.max(b.width, b.height);
-        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
-        const [cx, cy] = [(k % MOSAIC) * CELL, Math.floor(k / MOSAIC) * CELL];
-        cropToPlanes(frame, crop, CELL, input, { scale: 1 / 255, bias: 0, offset: cy * n + cx, rowStride: n, planeStride: n * n });
-        const s = CELL / side;
-        return { x: cx + (b.x - crop.x) * s, y: cy + (b.y - crop.y) * s, width: b.width * s, height: b.height * s };
-      });
-      const run = session.run({ image: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true }).then((out) => {
-        const found = this.decode(out.predictions!.data as Float32Array, 0, 0, 0, 1, 0.05);
-        return expected.map((e) => found.filter((d) => iou(d, e) >= 0.3).reduce((best, d) => Math.max(best, d.score), 0));
-      });
-      run.catch(() => undefined);
-      runs.push(run);
-    }
-    return (await Promise.all(runs)).flat();
+    const detect = async (input: Float32Array) => this.decode((await session.run({ image: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true })).predictions!.data as Float32Array, 0, 0, 0, 1, 0.05);
+    return mosaicLook(frame, boxes, context, { side: n, cells: MOSAIC, scale: 1 / 255, bias: 0, detect });
   }
 
   /** One view's boxes: SSD box coding with scale factors (10, 10, 5, 5) on the clipped anchors. */

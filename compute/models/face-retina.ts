@@ -8,7 +8,8 @@
 import sharp from "sharp";
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { iou, nms, squareTiles } from "./geometry.ts";
+import { nms, squareTiles } from "./geometry.ts";
+import { mosaicLook } from "./mosaic-look.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { packageFile } from "./runtime/package-file.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
@@ -24,9 +25,8 @@ const STRIDES: ReadonlyArray<readonly [number, readonly number[]]> = [
   [8, [32, 16]],
 ];
 
-/** rescore's mosaic: MOSAIC x MOSAIC cells of CELL px fill one input (a 14 px face on a 3x crop is 53 px there). */
+/** rescore's mosaic: 4 x 4 cells of 160 px fill one input (a 14 px face on a 3x crop is 53 px there). */
 const MOSAIC = 4;
-const CELL = RETINA_INPUT / MOSAIC;
 
 export class RetinaFaceModel extends Model<Session> {
   readonly role = "face-detector";
@@ -76,38 +76,13 @@ export class RetinaFaceModel extends Model<Session> {
     return nms((await Promise.all(runs)).flat());
   }
 
-  /**
-   * A second look at candidate boxes: each centred in a cell of a 4 x 4 mosaic (one run for 16), on
-   * a crop `context` times its size, and scored with the best box RetinaFace finds over it there
-   * (0 when none).
-   */
+  /** Its own second look at candidate boxes: each on a crop `context` times its size, 16 to a run (mosaic-look.ts). */
   async rescore(frame: Frame, boxes: readonly Box[], context: number): Promise<number[]> {
     if (boxes.length === 0) return [];
     const session = await this.load();
     const n = RETINA_INPUT;
-    const runs: Array<Promise<number[]>> = [];
-    for (let i = 0; i < boxes.length; i += MOSAIC * MOSAIC) {
-      const batch = boxes.slice(i, i + MOSAIC * MOSAIC);
-      if (i > 0) await yieldToEventLoop();
-      const input = inputArray(3 * n * n);
-      input.fill(0);
-      // Each box's place in the mosaic, in input px.
-      const expected = batch.map((b, k) => {
-        const side = context * Math.max(b.width, b.height);
-        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
-        const [cx, cy] = [(k % MOSAIC) * CELL, Math.floor(k / MOSAIC) * CELL];
-        cropToPlanes(frame, crop, CELL, input, { scale: 1, bias: 0, offset: cy * n + cx, rowStride: n, planeStride: n * n });
-        const s = CELL / side;
-        return { x: cx + (b.x - crop.x) * s, y: cy + (b.y - crop.y) * s, width: b.width * s, height: b.height * s };
-      });
-      const run = session.run({ data: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true }).then((out) => {
-        const found = this.decode(out, 0, 0, 1, 0.05);
-        return expected.map((e) => found.filter((d) => iou(d, e) >= 0.3).reduce((best, d) => Math.max(best, d.score), 0));
-      });
-      run.catch(() => undefined);
-      runs.push(run);
-    }
-    return (await Promise.all(runs)).flat();
+    const detect = async (input: Float32Array) => this.decode(await session.run({ data: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true }), 0, 0, 1, 0.05);
+    return mosaicLook(frame, boxes, context, { side: n, cells: MOSAIC, scale: 1, bias: 0, detect });
   }
 
   /**
