@@ -5,16 +5,14 @@
 // (16 per 32 px cell) are made for small faces: seen at 2x, a 14 px face fills them.
 // The graph is converted without its padding, anchor generation, decoding and NMS
 // (compute/models/convert/human-models.ts); they are here.
-import sharp from "sharp";
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { FACEBOXES_ANCHORS, FACEBOXES_INPUT } from "./convert/human-models.ts";
-import { nms, squareTiles } from "./geometry.ts";
+import { squareTiles } from "./geometry.ts";
+import { detectInViews } from "./enlarged-views.ts";
 import { mosaicLook } from "./mosaic-look.ts";
-import { cropToPlanes } from "./resize-input.ts";
-import { yieldToEventLoop } from "../event-loop.ts";
-import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, ort, type Session } from "./runtime/onnx.ts";
 
 /** Per anchor [cy, cx, h, w] in input px, clipped to the view and back to centre form (as the graph decodes). */
 function anchors(): Float32Array {
@@ -48,9 +46,6 @@ function anchors(): Float32Array {
 /** rescore's mosaic: 4 x 4 cells of 256 px fill one input. */
 const MOSAIC = 4;
 
-/** Views per session.run (a 1024 px view's activations are ~40 MB; more a run gains nothing on CPU). */
-const BATCH = 1;
-
 export class FaceBoxesModel extends Model<Session> {
   readonly role = "face-detector";
   private readonly anchors = anchors();
@@ -76,32 +71,15 @@ export class FaceBoxesModel extends Model<Session> {
 
   /**
    * Faces in the frame enlarged `scale` times, seen in square views of FACEBOXES_INPUT px that
-   * overlap by a quarter (black past the frame's edges), boxes from `minScore`, merged by NMS.
-   * The frame is enlarged once, by libvips (raw pixels, no decoder): interpolating each view in JS
-   * took more CPU than the network itself (26 of ~45 ms a view at 720p x2).
+   * overlap by a quarter (black past the frame's edges), boxes from `minScore`, merged by NMS
+   * (enlarged-views.ts).
    */
   async detect(frame: Frame, scale: number, minScore: number): Promise<Detection[]> {
     const session = await this.load();
     const n = FACEBOXES_INPUT;
-    const { width, height, channels } = frame;
-    const sw = Math.max(1, Math.round(width * scale));
-    const sh = Math.max(1, Math.round(height * scale));
-    const enlarged: Frame = scale === 1 ? frame : { width: sw, height: sh, channels, data: await sharp(frame.data, { raw: { width, height, channels } }).resize(sw, sh, { kernel: "linear", fit: "fill" }).raw().toBuffer() };
-    const views = FaceBoxesModel.views(sw, sh);
-    const runs: Array<Promise<Detection[]>> = [];
-    for (let i = 0; i < views.length; i += BATCH) {
-      const batch = views.slice(i, i + BATCH);
-      if (i > 0) await yieldToEventLoop();
-      const input = inputArray(batch.length * 3 * n * n);
-      batch.forEach((v, b) => cropToPlanes(enlarged, { x: v.x, y: v.y, side: n }, n, input, { offset: b * 3 * n * n, scale: 1 / 255, bias: 0 }));
-      const run = session.run({ image: new ort.Tensor("float32", input, [batch.length, 3, n, n]) }, { handOver: true }).then((out) => {
-        const data = out.predictions!.data as Float32Array;
-        return batch.flatMap((v, b) => this.decode(data, b * FACEBOXES_ANCHORS * 6, v.x / scale, v.y / scale, 1 / scale, minScore));
-      });
-      run.catch(() => undefined);
-      runs.push(run);
-    }
-    return nms((await Promise.all(runs)).flat());
+    const views = FaceBoxesModel.views(Math.max(1, Math.round(frame.width * scale)), Math.max(1, Math.round(frame.height * scale)));
+    const detect = async (input: Float32Array, at: { x: number; y: number; step: number }) => this.decode((await session.run({ image: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true })).predictions!.data as Float32Array, 0, at.x, at.y, at.step, minScore);
+    return detectInViews(frame, scale, views, { side: n, scale: 1 / 255, bias: 0, detect });
   }
 
   /**

@@ -5,15 +5,13 @@
 // and boxes it again when shown the face alone at other scales, where texture it boxed once
 // rarely scores again (bench/face-recall.ts, README "Face detection"). The package's own JS needs
 // a browser runtime; the graph is all that is used, with the anchors and decoding here.
-import sharp from "sharp";
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
-import { nms, squareTiles } from "./geometry.ts";
+import { squareTiles } from "./geometry.ts";
+import { detectInViews } from "./enlarged-views.ts";
 import { mosaicLook } from "./mosaic-look.ts";
-import { cropToPlanes } from "./resize-input.ts";
 import { packageFile } from "./runtime/package-file.ts";
-import { yieldToEventLoop } from "../event-loop.ts";
-import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, ort, type Session } from "./runtime/onnx.ts";
 
 /** The graph's fixed input side. */
 export const RETINA_INPUT = 640;
@@ -56,24 +54,12 @@ export class RetinaFaceModel extends Model<Session> {
    */
   async detect(frame: Frame, scale: number, minScore: number, only?: (view: Box) => boolean): Promise<Detection[]> {
     const n = RETINA_INPUT;
-    const { width, height, channels } = frame;
-    const sw = Math.max(1, Math.round(width * scale));
-    const sh = Math.max(1, Math.round(height * scale));
-    const views = RetinaFaceModel.views(sw, sh).filter((v) => !only || only({ x: v.x / scale, y: v.y / scale, width: n / scale, height: n / scale }));
+    const views = RetinaFaceModel.views(Math.round(frame.width * scale), Math.round(frame.height * scale)).filter((v) => !only || only({ x: v.x / scale, y: v.y / scale, width: n / scale, height: n / scale }));
     if (views.length === 0) return [];
     const session = await this.load();
-    const enlarged: Frame = scale === 1 ? frame : { width: sw, height: sh, channels, data: await sharp(frame.data, { raw: { width, height, channels } }).resize(sw, sh, { kernel: "linear", fit: "fill" }).raw().toBuffer() };
-    const runs: Array<Promise<Detection[]>> = [];
-    for (const [i, v] of views.entries()) {
-      if (i > 0) await yieldToEventLoop();
-      const input = inputArray(3 * n * n);
-      // The graph normalises inside: RGB planes of 0-255.
-      cropToPlanes(enlarged, { x: v.x, y: v.y, side: n }, n, input, { scale: 1, bias: 0 });
-      const run = session.run({ data: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true }).then((out) => this.decode(out, v.x / scale, v.y / scale, 1 / scale, minScore));
-      run.catch(() => undefined);
-      runs.push(run);
-    }
-    return nms((await Promise.all(runs)).flat());
+    // The graph normalises inside: RGB planes of 0-255.
+    const detect = async (input: Float32Array, at: { x: number; y: number; step: number }) => this.decode(await session.run({ data: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true }), at.x, at.y, at.step, minScore);
+    return detectInViews(frame, scale, views, { side: n, scale: 1, bias: 0, detect });
   }
 
   /** Its own second look at candidate boxes: each on a crop `context` times its size, 16 to a run (mosaic-look.ts). */
