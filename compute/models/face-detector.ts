@@ -21,8 +21,9 @@
 // its size and the full-range detector on crops 3x and 5x; a face scores high in most of them,
 // texture rarely in more than one. The mean of the four decides; what it rejects gets a last look
 // by SSD at twice its size (trained on other faces, it sees many a face looking down or in
-// three-quarter profile that both BlazeFace models score low), and a small one the looks nearly
-// confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5).
+// three-quarter profile that both BlazeFace models score low), a small one the looks nearly
+// confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5), and a
+// small one still rejected RetinaFace's looks.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
@@ -264,9 +265,15 @@ export class FaceDetector {
   private async retinaConfirmed(frame: Frame, candidates: Detection[], found: readonly Box[]): Promise<Detection[]> {
     const centre = (d: Box, b: Box) => d.x + d.width / 2 >= b.x && d.x + d.width / 2 <= b.x + b.width && d.y + d.height / 2 >= b.y && d.y + d.height / 2 <= b.y + b.height;
     const open = candidates.filter((d) => !found.some((f) => iou(f, d) >= 0.3 || centre(d, f)));
-    if (open.length === 0) return [];
-    const [near, far] = await Promise.all([this.retina!.rescore(frame, open, 3), this.retina!.rescore(frame, open, 4)]);
-    return open.filter((_, i) => (near[i]! + far[i]!) / 2 >= this.options.retinaConfirmScore);
+    const faces = await this.retinaLooks(frame, open);
+    return open.filter((_, i) => faces[i]);
+  }
+
+  /** Per box, whether RetinaFace's scores on crops 3x and 4x its size average retinaConfirmScore. */
+  private async retinaLooks(frame: Frame, boxes: readonly Box[]): Promise<boolean[]> {
+    if (boxes.length === 0) return [];
+    const [near, far] = await Promise.all([this.retina!.rescore(frame, boxes, 3), this.retina!.rescore(frame, boxes, 4)]);
+    return boxes.map((_, i) => (near[i]! + far[i]!) / 2 >= this.options.retinaConfirmScore);
   }
 
   /**
@@ -408,6 +415,14 @@ export class FaceDetector {
     if (this.boxes && near.length > 0) {
       const fb = await this.boxes.rescore(frame, near.map((c) => c.at), o.boxesRelookContext);
       near.forEach((c, k) => fb[k]! >= o.boxesSecondOpinionScore && confirmed.add(c.d));
+    }
+    // And a small one still rejected is a face where RetinaFace's looks confirm it, as they confirm
+    // its own boxes (retinaConfirmed): chosen on the same candidates of the fixture faces (+2 faces
+    // for no non-face), held on the held-out faces (+3 for none: 14 px faces, two of them JPEG'd).
+    const left = unsure.map((d, i) => ({ d, at: centred[i]! })).filter((c) => !confirmed.has(c.d) && c.d.width <= o.retinaMaxWidth);
+    if (this.retina && left.length > 0) {
+      const faces = await this.retinaLooks(frame, left.map((c) => c.at));
+      left.forEach((c, k) => faces[k] && confirmed.add(c.d));
     }
     return [...sure, ...unsure.filter((d) => confirmed.has(d))];
   }
