@@ -258,7 +258,7 @@ export class FaceDetector {
   /**
    * The candidates on no face found otherwise (a RetinaFace box would otherwise replace, in NMS, a
    * larger box of another pass on the same face) whose two looks agree. Chosen on the candidates
-   * of the fixture faces, seeds 1-48 as generated and at JPEG q75 (+9 faces for no non-face: its
+   * of the fixture faces, seeds 1-48 as generated and at JPEG q75 (+8 faces for no non-face: its
    * looks score faces 0.5-1, texture under 0.35), and held on the held-out faces, seeds 1-24 (+14
    * faces, 11 of them JPEG'd 14-20 px ones, for no non-face); bench/face-recall.ts.
    */
