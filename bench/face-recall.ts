@@ -19,7 +19,7 @@ const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { t
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
-const detector = flags.faceboxes ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier }, full.options);
+const detector = flags.faceboxes ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, retina: full.retina }, full.options);
 await detector.load();
 
 /** CPU ms (user+system, all threads of the process) and wall ms of one call. */
