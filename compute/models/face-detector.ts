@@ -29,7 +29,7 @@
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
 // test/compute/face-recall.test.ts.
 import type { Box, Detection, Frame } from "../types.ts";
-import { clipBox, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
+import { clipBox, intersection, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
@@ -197,7 +197,7 @@ export class FaceDetector {
       const pick = typeof smallFaces === "function" ? (tile: Box) => smallFaces(tile) && picked.push(tile) > 0 : undefined;
       if (smallFaces) small = this.smallFaceCandidates(frame, pick);
       if (smallFaces && this.retina) {
-        const within = (view: Box) => picked.some((t) => t.x < view.x + view.width && view.x < t.x + t.width && t.y < view.y + view.height && view.y < t.y + t.height);
+        const within = (view: Box) => picked.some((t) => intersection(t, view) > 0);
         retinaFaces = small.then(() => this.retinaCandidates(frame, pick ? within : undefined));
       }
       // FaceBoxes is there for the small faces too, and for faces a codec softened. Its boxes up to
