@@ -23,7 +23,9 @@
 // by SSD at twice its size (trained on other faces, it sees many a face looking down or in
 // three-quarter profile that both BlazeFace models score low), a small one the looks nearly
 // confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5), and a
-// small one still rejected RetinaFace's looks.
+// small one still rejected RetinaFace's looks. Last, on a whole picture, every small box any pass
+// gave from 0.2 that none of this found gets all eight looks, weighed together by a fitted logistic
+// model (face-evidence.ts): a JPEG'd face that scores a little in most looks and high in none.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
@@ -34,6 +36,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { RetinaFaceModel } from "./face-retina.ts";
+import { faceProbability, type LookScores } from "./face-evidence.ts";
 
 export interface FaceDetectorOptions {
   /**
@@ -99,6 +102,22 @@ export interface FaceDetectorOptions {
   retinaCandidateScore: number;
   retinaMaxWidth: number;
   retinaConfirmScore: number;
+  /**
+   * The last look (face-evidence.ts): boxes from `evidenceScore` (the small-face tiles' up to their
+   * cap, RetinaFace's up to `evidenceRetinaWidth`, FaceBoxes' up to boxesSureWidth) on no face
+   * found otherwise, whose first two looks average rejectScore, are faces when the evidence of
+   * their eight looks reaches `evidenceProbability` (0.5: more likely a face than not, the model's
+   * own even odds; not tuned on any set).
+   */
+  evidenceScore: number;
+  evidenceRetinaWidth: number;
+  evidenceProbability: number;
+}
+
+/** A small box the other rules turned down, with what each look scored it (the last look's input, face-evidence.ts). */
+export interface LookedCandidate {
+  box: Detection;
+  looks: LookScores;
 }
 
 /** The whole-frame pass must see the tiles' largest box at this many px of its 256 (middleSides). */
@@ -134,7 +153,51 @@ const DEFAULTS: FaceDetectorOptions = {
   retinaCandidateScore: 0.3,
   retinaMaxWidth: 24,
   retinaConfirmScore: 0.5,
+  evidenceScore: 0.2,
+  evidenceRetinaWidth: 40,
+  evidenceProbability: 0.5,
 };
+
+/** A look at boxes on a crop `context` times their size (each face model's rescore). */
+interface Rescorer {
+  rescore(frame: Frame, boxes: readonly Box[], context: number): Promise<number[]>;
+}
+
+/**
+ * The looks taken during one frame's detection, by model, context and box: the last look asks
+ * again about many a box the rules before it looked at, and gets the same answer without a run.
+ */
+class LookMemo {
+  private readonly taken = new Map<object, Map<string, Promise<unknown>>>();
+  private readonly frame: Frame;
+
+  constructor(frame: Frame) {
+    this.frame = frame;
+  }
+
+  /** Per box, `model`'s score on a crop `context` times its size. */
+  score(model: Rescorer, context: number, boxes: readonly Box[]): Promise<number[]> {
+    return this.look(model, `score ${context}`, boxes, (todo) => model.rescore(this.frame, todo, context));
+  }
+
+  /** Per box, where the full-range detector, seeing it at 3x, puts the face (the box itself when it finds none). */
+  centre(verifier: BlazeFaceModel, boxes: readonly Box[]): Promise<Box[]> {
+    return this.look(verifier, "centre 3", boxes, async (todo) => (await verifier.relook(this.frame, todo, 3)).map((l) => l.box));
+  }
+
+  private look<T>(model: object, what: string, boxes: readonly Box[], run: (todo: Box[]) => Promise<T[]>): Promise<T[]> {
+    let taken = this.taken.get(model);
+    if (!taken) this.taken.set(model, (taken = new Map()));
+    const key = (b: Box) => `${what} ${b.x} ${b.y} ${b.width} ${b.height}`;
+    const todo = new Map<string, Box>();
+    for (const b of boxes) if (!taken.has(key(b))) todo.set(key(b), b);
+    if (todo.size > 0) {
+      const results = run([...todo.values()]);
+      [...todo.keys()].forEach((k, i) => taken.set(k, results.then((r) => r[i])));
+    }
+    return Promise.all(boxes.map((b) => taken.get(key(b)) as Promise<T>));
+  }
+}
 
 export class FaceDetector {
   readonly ssd: SsdFaceModel | undefined;
@@ -146,6 +209,8 @@ export class FaceDetector {
   /** RetinaFace, for small faces a JPEG encoder softened (run with the small-face tiles). */
   readonly retina: RetinaFaceModel | undefined;
   readonly options: FaceDetectorOptions;
+  /** The looks of each frame's detection in progress. */
+  private readonly memos = new WeakMap<Frame, LookMemo>();
 
   constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel; retina?: RetinaFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
     if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
@@ -155,6 +220,12 @@ export class FaceDetector {
     this.boxes = models.boxes;
     this.retina = models.retina;
     this.options = { ...DEFAULTS, ...options };
+  }
+
+  private memo(frame: Frame): LookMemo {
+    let memo = this.memos.get(frame);
+    if (!memo) this.memos.set(frame, (memo = new LookMemo(frame)));
+    return memo;
   }
 
   async load(): Promise<void> {
@@ -173,8 +244,21 @@ export class FaceDetector {
    * work on a 720p frame): video runs them on every other detection run and lets the tracker
    * carry small faces between (compute/pipelines/video/common.ts); a function picks the small-face
    * tiles to look at (video looks again only where the picture changed, small-face-scans.ts).
+   * `lastLook` (lastLook below) is on for a whole picture by default and off for video's runs: it
+   * costs about half again a photo's detection, which video's frame budget does not have, and
+   * video's tracks carry a face between the runs that find it. It also stays off where RetinaFace
+   * does (12 MP photos, 4K). `evidence` gets its candidates with their looks, found or not
+   * (bench/fit-face-evidence.ts).
    */
-  async detect(frame: Frame, { smallFaces = true }: { smallFaces?: boolean | ((tile: Box) => boolean) } = {}): Promise<Detection[]> {
+  async detect(frame: Frame, options: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void } = {}): Promise<Detection[]> {
+    try {
+      return await this.detectOnce(frame, options);
+    } finally {
+      this.memos.delete(frame);
+    }
+  }
+
+  private async detectOnce(frame: Frame, { smallFaces = true, lastLook = smallFaces === true, evidence }: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void }): Promise<Detection[]> {
     await this.load();
     const { width, height } = frame;
     const o = this.options;
@@ -190,15 +274,23 @@ export class FaceDetector {
     const cap = o.blazeMaxFraction * sides[sides.length - 1]!;
     const middleCap = o.blazeMaxFraction * sides[0]!;
     let retinaFaces: Promise<Detection[]> = Promise.resolve([]);
+    // Every small box from evidenceScore, for the last look.
+    const weak: Array<Promise<Detection[]>> = [];
     if (this.blaze) {
       const blaze = this.blaze;
       // The small-face tiles picked (all of them when smallFaces is true): RetinaFace looks where they do.
       const picked: Box[] = [];
       const pick = typeof smallFaces === "function" ? (tile: Box) => smallFaces(tile) && picked.push(tile) > 0 : undefined;
-      if (smallFaces) small = this.smallFaceCandidates(frame, pick);
+      if (smallFaces) {
+        const tiles = this.smallFaceBoxes(frame, pick);
+        weak.push(tiles);
+        small = tiles.then((boxes) => this.smallFaceCandidates(frame, boxes));
+      }
       if (smallFaces && this.retina) {
         const within = (view: Box) => picked.some((t) => intersection(t, view) > 0);
-        retinaFaces = small.then(() => this.retinaCandidates(frame, pick ? within : undefined));
+        const boxes = small.then(() => this.retinaBoxes(frame, pick ? within : undefined));
+        weak.push(boxes);
+        retinaFaces = boxes.then((found) => found.filter((d) => d.score >= o.retinaCandidateScore && d.width <= o.retinaMaxWidth));
       }
       // FaceBoxes is there for the small faces too, and for faces a codec softened. Its boxes up to
       // boxesSureWidth are faces from boxesSureScore, or from boxesCandidateScore when its own second
@@ -208,8 +300,10 @@ export class FaceDetector {
       // to 260 px FaceBoxes boxed the hair above it, 78 px wide, at 0.77 (test/compute/models.test.ts).
       if (smallFaces && this.boxes) {
         const faceBoxes = this.boxes;
-        const judged = faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore).then(async (found) => {
-          const within = found.filter((d) => d.width <= middleCap);
+        const all = faceBoxes.detect(frame, this.boxesScale(width, height), Math.min(o.boxesCandidateScore, o.evidenceScore));
+        weak.push(all.then((found) => found.filter((d) => d.width <= o.boxesSureWidth)));
+        const judged = all.then(async (found) => {
+          const within = found.filter((d) => d.width <= middleCap && d.score >= o.boxesCandidateScore);
           const narrow = within.filter((d) => d.width <= o.boxesSureWidth);
           const sure = narrow.filter((d) => d.score >= o.boxesSureScore);
           // Its own second look first: a compressed face it scored 0.3-0.5 scores high again,
@@ -243,16 +337,17 @@ export class FaceDetector {
     // showed it instead of 1), the other box being BlazeFace's, square and on the lower face.
     const found = [...larger, ...(await boxesSure).filter((d) => !inside(d)), ...(await this.confirmed(frame, (await small).filter((d) => !known(d)), needLooks))];
     found.push(...(await this.retinaConfirmed(frame, await retinaFaces, found)));
+    if (lastLook && this.retinaScale(width, height) !== undefined) found.push(...(await this.lastLook(frame, nms((await Promise.all(weak)).flat()), found, evidence)));
     return nms(found.map((d) => ({ ...d, ...clipBox(d, width, height) })).filter((d) => d.width >= 4 && d.height >= 4));
   }
 
-  /** RetinaFace's small boxes from retinaCandidateScore, on the frame enlarged (retinaScale) in the views `only` picks. */
-  private async retinaCandidates(frame: Frame, only?: (view: Box) => boolean): Promise<Detection[]> {
+  /** RetinaFace's small boxes from evidenceScore (or retinaCandidateScore, the lower), on the frame enlarged (retinaScale) in the views `only` picks. */
+  private async retinaBoxes(frame: Frame, only?: (view: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
-    let scale = o.retinaScale;
-    while (RetinaFaceModel.views(Math.round(frame.width * scale), Math.round(frame.height * scale)).length > o.retinaMaxViews) scale /= 1.25;
-    if (scale < o.retinaMinScale) return [];
-    return (await this.retina!.detect(frame, scale, o.retinaCandidateScore, only)).filter((d) => d.width <= o.retinaMaxWidth);
+    const scale = this.retinaScale(frame.width, frame.height);
+    if (scale === undefined) return [];
+    const width = Math.max(o.retinaMaxWidth, o.evidenceRetinaWidth);
+    return (await this.retina!.detect(frame, scale, Math.min(o.retinaCandidateScore, o.evidenceScore), only)).filter((d) => d.width <= width);
   }
 
   /**
@@ -272,7 +367,8 @@ export class FaceDetector {
   /** Per box, whether RetinaFace's scores on crops 3x and 4x its size average retinaConfirmScore. */
   private async retinaLooks(frame: Frame, boxes: readonly Box[]): Promise<boolean[]> {
     if (boxes.length === 0) return [];
-    const [near, far] = await Promise.all([this.retina!.rescore(frame, boxes, 3), this.retina!.rescore(frame, boxes, 4)]);
+    const memo = this.memo(frame);
+    const [near, far] = await Promise.all([memo.score(this.retina!, 3, boxes), memo.score(this.retina!, 4, boxes)]);
     return boxes.map((_, i) => (near[i]! + far[i]!) / 2 >= this.options.retinaConfirmScore);
   }
 
@@ -304,6 +400,14 @@ export class FaceDetector {
   private cutByEdge(d: Detection, width: number, height: number): boolean {
     const edge = d.x <= 2 || d.y <= 2 || d.x + d.width >= width - 2 || d.y + d.height >= height - 2;
     return edge && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
+  }
+
+  /** RetinaFace's enlargement for this frame: retinaScale, less where it would take more than retinaMaxViews views; none under retinaMinScale. */
+  private retinaScale(width: number, height: number): number | undefined {
+    const o = this.options;
+    let scale = o.retinaScale;
+    while (RetinaFaceModel.views(Math.round(width * scale), Math.round(height * scale)).length > o.retinaMaxViews) scale /= 1.25;
+    return scale < o.retinaMinScale ? undefined : scale;
   }
 
   /** FaceBoxes' enlargement for this frame: boxesScale, less where it would take more than boxesMaxViews views. */
@@ -366,14 +470,20 @@ export class FaceDetector {
     return this.options.blazeMaxFraction * this.smallSide(width, height);
   }
 
-  /** Candidates for faces up to smallFaceCap, before their looks; `only` picks the tiles. */
-  private async smallFaceCandidates(frame: Frame, only?: (tile: Box) => boolean): Promise<Detection[]> {
+  /** The small-face tiles' boxes up to smallFaceCap, from evidenceScore (or smallCandidateScore, the lower); `only` picks the tiles. */
+  private async smallFaceBoxes(frame: Frame, only?: (tile: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
-    const found = await this.blaze!.detectTiles(frame, this.smallSide(frame.width, frame.height), 0.25, o.smallCandidateScore, only);
+    const found = await this.blaze!.detectTiles(frame, this.smallSide(frame.width, frame.height), 0.25, Math.min(o.smallCandidateScore, o.evidenceScore), only);
+    const cap = this.smallFaceCap(frame.width, frame.height);
+    return found.filter((d) => d.width <= cap);
+  }
+
+  /** Of the small-face tiles' boxes, the candidates for the looks. */
+  private smallFaceCandidates(frame: Frame, boxes: readonly Detection[]): Detection[] {
+    const o = this.options;
     // A small face's score depends most on where the grid puts it, so a low score is a candidate
     // only on a small box: a face larger than that scores higher.
-    const cap = this.smallFaceCap(frame.width, frame.height);
-    return nms(found.filter((d) => d.width <= cap && (d.score >= o.candidateScore || d.width <= o.smallCandidateWidth)));
+    return nms(boxes.filter((d) => d.score >= o.smallCandidateScore && (d.score >= o.candidateScore || d.width <= o.smallCandidateWidth)));
   }
 
   /** Sure boxes, and candidates (every one in `needLooks`) whose four centred looks score `confirmScore` on average. */
@@ -389,7 +499,7 @@ export class FaceDetector {
     // found 7 more of 398 faces (bench/face-recall.ts, seeds 1-24) for one more false box (9 -> 10
     // of ~390), one fewer on the photos; lowering confirmScore to 0.47 instead bought as many faces
     // for 2-3 false boxes each.
-    const centred = (await verifier.relook(frame, unsure, 3)).map((l) => l.box);
+    const centred = await this.memo(frame).centre(verifier, unsure);
     // Two looks first: a candidate both score under `rejectScore` on average is texture (on the
     // evaluation set no face that the four looks would confirm was), which spares half the looks.
     const first = await this.looks(frame, centred, [[blaze, 3], [verifier, 3]]);
@@ -403,7 +513,7 @@ export class FaceDetector {
     // of 93 for no false box, seeds 1-12 and the photos +2 of 106 for 2 of 263 non-faces).
     const rest = unsure.map((d, i) => ({ d, at: centred[i]! })).filter((c) => !confirmed.has(c.d));
     if (this.ssd && rest.length > 0) {
-      const ssd = await this.ssd.rescore(frame, rest.map((c) => c.at), 2);
+      const ssd = await this.memo(frame).score(this.ssd, 2, rest.map((c) => c.at));
       rest.forEach((c, k) => ssd[k]! >= o.ssdConfirmScore && confirmed.add(c.d));
     }
     // A small candidate the looks nearly confirmed gets FaceBoxes' opinion too (trained on WIDER
@@ -413,7 +523,7 @@ export class FaceDetector {
     // FaceBoxes alone from 0.7 took 10 non-faces there for 7 faces.
     const near = looked.filter((c) => !confirmed.has(c.d) && c.mean >= o.nearConfirmScore && c.d.width <= o.boxesSureWidth);
     if (this.boxes && near.length > 0) {
-      const fb = await this.boxes.rescore(frame, near.map((c) => c.at), o.boxesRelookContext);
+      const fb = await this.memo(frame).score(this.boxes, o.boxesRelookContext, near.map((c) => c.at));
       near.forEach((c, k) => fb[k]! >= o.boxesSecondOpinionScore && confirmed.add(c.d));
     }
     // And a small one still rejected is a face where RetinaFace's looks confirm it, as they confirm
@@ -427,9 +537,34 @@ export class FaceDetector {
     return [...sure, ...unsure.filter((d) => confirmed.has(d))];
   }
 
+  /**
+   * The small boxes every rule above turned down, on no face found, that the evidence of eight
+   * looks calls faces (face-evidence.ts). The first two looks as in `confirmed` gate the rest: a
+   * box both score under rejectScore on average is texture, and needs no more looks (about one
+   * box in five of a 720p scene passes). `report` gets every gated box, found or not, with its looks.
+   */
+  private async lastLook(frame: Frame, boxes: Detection[], found: readonly Box[], report?: (looked: LookedCandidate[]) => void): Promise<Detection[]> {
+    const { blaze, verifier, ssd, boxes: faceBoxes, retina } = this;
+    if (!blaze || !verifier || !ssd || !faceBoxes || !retina) return [];
+    const o = this.options;
+    const centreIn = (a: Box, b: Box) => a.x + a.width / 2 >= b.x && a.x + a.width / 2 <= b.x + b.width && a.y + a.height / 2 >= b.y && a.y + a.height / 2 <= b.y + b.height;
+    const onFound = (d: Box) => found.some((f) => iou(f, d) >= 0.25 || centreIn(d, f) || centreIn(f, d));
+    const open = report ? boxes : boxes.filter((d) => !onFound(d));
+    if (open.length === 0) return [];
+    const memo = this.memo(frame);
+    const centred = await memo.centre(verifier, open);
+    const [b3, v3] = await Promise.all([memo.score(blaze, 3, centred), memo.score(verifier, 3, centred)]);
+    const gated = open.map((box, i) => ({ box, at: centred[i]!, blaze3: b3[i]!, verifier3: v3[i]! })).filter((c) => (c.blaze3 + c.verifier3) / 2 >= o.rejectScore);
+    const at = gated.map((c) => c.at);
+    const [b2, v5, ssd2, fb3, r3, r4] = await Promise.all([memo.score(blaze, 2, at), memo.score(verifier, 5, at), memo.score(ssd, 2, at), memo.score(faceBoxes, 3, at), memo.score(retina, 3, at), memo.score(retina, 4, at)]);
+    const looked: LookedCandidate[] = gated.map((c, k) => ({ box: c.box, looks: { blaze3: c.blaze3, blaze2: b2[k]!, verifier3: c.verifier3, verifier5: v5[k]!, ssd2: ssd2[k]!, boxes3: fb3[k]!, retina3: r3[k]!, retina4: r4[k]! } }));
+    report?.(looked);
+    return looked.filter((c) => !onFound(c.box) && faceProbability(c.looks, c.box.width) >= o.evidenceProbability).map((c) => c.box);
+  }
+
   /** Per box, the sum of the scores each (model, context) look gives it (BlazeFaceModel.rescore), the looks run concurrently. */
   private async looks(frame: Frame, boxes: readonly Box[], looks: Array<[BlazeFaceModel, number]>): Promise<number[]> {
-    const scores = await Promise.all(looks.map(([model, context]) => model.rescore(frame, boxes, context)));
+    const scores = await Promise.all(looks.map(([model, context]) => this.memo(frame).score(model, context, boxes)));
     return boxes.map((_, i) => scores.reduce((sum, s) => sum + s[i]!, 0));
   }
 }
