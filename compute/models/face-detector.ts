@@ -24,7 +24,7 @@
 // three-quarter profile that both BlazeFace models score low), a small one the looks nearly
 // confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5), and a
 // small one still rejected RetinaFace's looks. Last, on a whole picture, every small box any pass
-// gave from 0.2 that none of this found gets all eight looks, weighed together by a fitted logistic
+// gave from 0.25 that none of this found gets all eight looks, weighed together by a fitted logistic
 // model (face-evidence.ts): a JPEG'd face that scores a little in most looks and high in none.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
@@ -103,7 +103,9 @@ export interface FaceDetectorOptions {
   retinaMaxWidth: number;
   retinaConfirmScore: number;
   /**
-   * The last look (face-evidence.ts): boxes from `evidenceScore` (the small-face tiles' up to their
+   * The last look (face-evidence.ts): boxes from `evidenceScore` (0.25: from 0.2 a 2.5 MP photo's
+   * detection took 1.2 s of CPU more instead of 0.7, for 2 more of the fixture faces' 1,624 at q75
+   * and none as generated; bench/fit-face-evidence.ts's boxes) (the small-face tiles' up to their
    * cap, RetinaFace's up to `evidenceRetinaWidth`, FaceBoxes' up to boxesSureWidth) on no face
    * found otherwise, whose first two looks average rejectScore, are faces when the evidence of
    * their eight looks reaches `evidenceProbability`. At the model's own even odds (0.5) the fixture
@@ -155,7 +157,7 @@ const DEFAULTS: FaceDetectorOptions = {
   retinaCandidateScore: 0.3,
   retinaMaxWidth: 24,
   retinaConfirmScore: 0.5,
-  evidenceScore: 0.2,
+  evidenceScore: 0.25,
   evidenceRetinaWidth: 40,
   evidenceProbability: 0.6,
 };
