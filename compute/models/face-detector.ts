@@ -249,8 +249,9 @@ export class FaceDetector {
    * carry small faces between (compute/pipelines/video/common.ts); a function picks the small-face
    * tiles to look at (video looks again only where the picture changed, small-face-scans.ts).
    * `lastLook` (lastLook below) is on for a whole picture by default and off for video's runs: it
-   * costs about half again a photo's detection, which video's frame budget does not have, and
-   * video's tracks carry a face between the runs that find it. It also stays off where RetinaFace
+   * costs a third more of a photo's detection, which video's frame budget does not have, video's
+   * tracks carry a face between the runs that find it, and on the leak clips at CRF 35 it showed a
+   * face in more frames, not fewer (bench/video-leaks.ts: 39 against 34, README). It also stays off where RetinaFace
    * does (12 MP photos, 4K). `evidence` gets its candidates with their looks, found or not
    * (bench/fit-face-evidence.ts).
    */
