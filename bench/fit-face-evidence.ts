@@ -8,7 +8,7 @@
 // Run: npx node bench/fit-face-evidence.ts [--seeds 1-48] [--jpeg 75]
 import { parseArgs } from "node:util";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
-import { LOOKS, evidenceFeatures, faceProbability } from "../compute/models/face-evidence.ts";
+import { LOOKS, evidenceFeatures, probabilityOf } from "../compute/models/face-evidence.ts";
 import type { LookedCandidate } from "../compute/models/face-detector.ts";
 import { evalScenes, throughJpeg } from "../test/fixtures/face-eval-set.ts";
 import { matches } from "../test/compute/photos.ts";
@@ -59,7 +59,7 @@ const round = (v: number) => Number(v.toFixed(4));
 const model = { weights: weights.slice(0, LOOKS.length).map(round), widthWeight: round(weights[LOOKS.length]!), bias: round(bias) };
 
 const faces = ys.filter((y) => y === 1).length;
-const called = (y: number) => xs.filter((_, i) => ys[i] === y && faceProbability(Object.fromEntries(LOOKS.map((k, j) => [k, 1 / (1 + Math.exp(-xs[i]![j]!))])) as never, Math.exp(xs[i]![LOOKS.length]!), model) >= 0.5).length;
+const called = (y: number) => xs.filter((x, i) => ys[i] === y && probabilityOf(x, model) >= 0.5).length;
 console.log(`${scenes.length} scenes (fixture faces, seeds ${flags.seeds}, as generated and at JPEG q${flags.jpeg}): ${xs.length} boxes past the first two looks, ${faces} on faces`);
 console.log(`in sample, at 0.5: ${called(1)} of ${faces} face boxes called faces, ${called(0)} of ${xs.length - faces} others`);
 console.log(`export const EVIDENCE = ${JSON.stringify(model)};`);

@@ -31,7 +31,7 @@
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
 // test/compute/face-recall.test.ts.
 import type { Box, Detection, Frame } from "../types.ts";
-import { clipBox, intersection, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
+import { centreInside, clipBox, intersection, iou, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
@@ -289,7 +289,7 @@ export class FaceDetector {
       if (smallFaces) {
         const tiles = this.smallFaceBoxes(frame, pick);
         weak.push(tiles);
-        small = tiles.then((boxes) => this.smallFaceCandidates(frame, boxes));
+        small = tiles.then((boxes) => this.smallFaceCandidates(boxes));
       }
       if (smallFaces && this.retina) {
         const within = (view: Box) => picked.some((t) => intersection(t, view) > 0);
@@ -363,8 +363,7 @@ export class FaceDetector {
    * faces, 11 of them JPEG'd 14-20 px ones, for no non-face); bench/face-recall.ts.
    */
   private async retinaConfirmed(frame: Frame, candidates: Detection[], found: readonly Box[]): Promise<Detection[]> {
-    const centre = (d: Box, b: Box) => d.x + d.width / 2 >= b.x && d.x + d.width / 2 <= b.x + b.width && d.y + d.height / 2 >= b.y && d.y + d.height / 2 <= b.y + b.height;
-    const open = candidates.filter((d) => !found.some((f) => iou(f, d) >= 0.3 || centre(d, f)));
+    const open = candidates.filter((d) => !found.some((f) => iou(f, d) >= 0.3 || centreInside(d, f)));
     const faces = await this.retinaLooks(frame, open);
     return open.filter((_, i) => faces[i]);
   }
@@ -484,7 +483,7 @@ export class FaceDetector {
   }
 
   /** Of the small-face tiles' boxes, the candidates for the looks. */
-  private smallFaceCandidates(frame: Frame, boxes: readonly Detection[]): Detection[] {
+  private smallFaceCandidates(boxes: readonly Detection[]): Detection[] {
     const o = this.options;
     // A small face's score depends most on where the grid puts it, so a low score is a candidate
     // only on a small box: a face larger than that scores higher.
@@ -552,8 +551,7 @@ export class FaceDetector {
     const { blaze, verifier, ssd, boxes: faceBoxes, retina } = this;
     if (!blaze || !verifier || !ssd || !faceBoxes || !retina) return [];
     const o = this.options;
-    const centreIn = (a: Box, b: Box) => a.x + a.width / 2 >= b.x && a.x + a.width / 2 <= b.x + b.width && a.y + a.height / 2 >= b.y && a.y + a.height / 2 <= b.y + b.height;
-    const onFound = (d: Box) => found.some((f) => iou(f, d) >= 0.25 || centreIn(d, f) || centreIn(f, d));
+    const onFound = (d: Box) => found.some((f) => iou(f, d) >= 0.25 || centreInside(d, f) || centreInside(f, d));
     const open = report ? boxes : boxes.filter((d) => !onFound(d));
     if (open.length === 0) return [];
     const memo = this.memo(frame);

@@ -38,8 +38,12 @@ export function evidenceFeatures(looks: LookScores, width: number): number[] {
 }
 
 /** How likely the candidate is a face, given its looks. */
-export function faceProbability(looks: LookScores, width: number, model = EVIDENCE): number {
-  const x = evidenceFeatures(looks, width);
+export function faceProbability(looks: LookScores, width: number): number {
+  return probabilityOf(evidenceFeatures(looks, width), EVIDENCE);
+}
+
+/** The model on a candidate's features (evidenceFeatures). */
+export function probabilityOf(x: readonly number[], model: typeof EVIDENCE): number {
   let z = model.bias + model.widthWeight * x[LOOKS.length]!;
   for (let i = 0; i < LOOKS.length; i++) z += model.weights[i]! * x[i]!;
   return 1 / (1 + Math.exp(-z));

@@ -17,6 +17,12 @@ export function intersection(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+/** Whether `a`'s centre lies inside `b` (edges included). */
+export function centreInside(a: Box, b: Box): boolean {
+  const cx = a.x + a.width / 2, cy = a.y + a.height / 2;
+  return cx >= b.x && cx <= b.x + b.width && cy >= b.y && cy <= b.y + b.height;
+}
+
 export function iou(a: Box, b: Box): number {
   const i = intersection(a, b);
   return i === 0 ? 0 : i / (area(a) + area(b) - i);
