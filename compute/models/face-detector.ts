@@ -24,8 +24,9 @@
 // three-quarter profile that both BlazeFace models score low), a small one the looks nearly
 // confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5), and a
 // small one still rejected RetinaFace's looks. Last, on a whole picture, every small box any pass
-// gave from 0.25 that none of this found gets all eight looks, weighed together by a fitted logistic
-// model (face-evidence.ts): a JPEG'd face that scores a little in most looks and high in none.
+// gave from 0.25 that none of this found gets ten looks (the eight above and Face Mesh's face flag
+// at two sizes), weighed together by a fitted logistic model (face-evidence.ts): a JPEG'd face
+// that scores a little in most looks and high in none.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
@@ -36,6 +37,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { RetinaFaceModel } from "./face-retina.ts";
+import { FacePresenceModel } from "./face-presence.ts";
 import { faceProbability, type LookScores } from "./face-evidence.ts";
 
 export interface FaceDetectorOptions {
@@ -108,10 +110,10 @@ export interface FaceDetectorOptions {
    * and none as generated; bench/fit-face-evidence.ts's boxes) (the small-face tiles' up to their
    * cap, RetinaFace's up to `evidenceRetinaWidth`, FaceBoxes' up to boxesSureWidth) on no face
    * found otherwise, whose first two looks average rejectScore, are faces when the evidence of
-   * their eight looks reaches `evidenceProbability`. At the model's own even odds (0.5) the fixture
-   * photos' precision fell to 0.895 (two boxes on the tiny-faces collage: skin between two faces,
-   * dark hair beside one, at 0.96 and 0.56), under the 0.9 test/compute/models.test.ts asks; 0.6
-   * keeps it.
+   * their ten looks reaches `evidenceProbability`, the model's even odds (0.5). On the fixture
+   * photos it adds one box, on no face (skin between two faces of the tiny-faces collage, 0.96);
+   * without Face Mesh's looks it added a second at 0.56 (dark hair beside a face), and its bar was
+   * 0.6 to keep those photos' precision over the 0.9 test/compute/models.test.ts asks.
    */
   evidenceScore: number;
   evidenceRetinaWidth: number;
@@ -159,7 +161,7 @@ const DEFAULTS: FaceDetectorOptions = {
   retinaConfirmScore: 0.5,
   evidenceScore: 0.25,
   evidenceRetinaWidth: 40,
-  evidenceProbability: 0.6,
+  evidenceProbability: 0.5,
 };
 
 /** A look at boxes on a crop `context` times their size (each face model's rescore). */
@@ -212,17 +214,20 @@ export class FaceDetector {
   readonly boxes: FaceBoxesModel | undefined;
   /** RetinaFace, for small faces a JPEG encoder softened (run with the small-face tiles). */
   readonly retina: RetinaFaceModel | undefined;
+  /** Face Mesh's face flag: two of the last look's looks. */
+  readonly presence: FacePresenceModel | undefined;
   readonly options: FaceDetectorOptions;
   /** The looks of each frame's detection in progress. */
   private readonly memos = new WeakMap<Frame, LookMemo>();
 
-  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel; retina?: RetinaFaceModel }, options: Partial<FaceDetectorOptions> = {}) {
+  constructor(models: { ssd?: SsdFaceModel; blaze?: BlazeFaceModel; verifier?: BlazeFaceModel; boxes?: FaceBoxesModel; retina?: RetinaFaceModel; presence?: FacePresenceModel }, options: Partial<FaceDetectorOptions> = {}) {
     if (!models.ssd && !models.blaze) throw new Error("FaceDetector needs at least one face model");
     this.ssd = models.ssd;
     this.blaze = models.blaze;
     this.verifier = models.verifier;
     this.boxes = models.boxes;
     this.retina = models.retina;
+    this.presence = models.presence;
     this.options = { ...DEFAULTS, ...options };
   }
 
@@ -233,7 +238,7 @@ export class FaceDetector {
   }
 
   async load(): Promise<void> {
-    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load(), this.retina?.load()]);
+    await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load(), this.retina?.load(), this.presence?.load()]);
   }
 
   /** A tile side of at least `side` px, grown until there are at most `max` tiles. */
@@ -542,14 +547,14 @@ export class FaceDetector {
   }
 
   /**
-   * The small boxes every rule above turned down, on no face found, that the evidence of eight
+   * The small boxes every rule above turned down, on no face found, that the evidence of ten
    * looks calls faces (face-evidence.ts). The first two looks as in `confirmed` gate the rest: a
    * box both score under rejectScore on average is texture, and needs no more looks (about one
    * box in five of a 720p scene passes). `report` gets every gated box, found or not, with its looks.
    */
   private async lastLook(frame: Frame, boxes: Detection[], found: readonly Box[], report?: (looked: LookedCandidate[]) => void): Promise<Detection[]> {
-    const { blaze, verifier, ssd, boxes: faceBoxes, retina } = this;
-    if (!blaze || !verifier || !ssd || !faceBoxes || !retina) return [];
+    const { blaze, verifier, ssd, boxes: faceBoxes, retina, presence } = this;
+    if (!blaze || !verifier || !ssd || !faceBoxes || !retina || !presence) return [];
     const o = this.options;
     const onFound = (d: Box) => found.some((f) => iou(f, d) >= 0.25 || centreInside(d, f) || centreInside(f, d));
     const open = report ? boxes : boxes.filter((d) => !onFound(d));
@@ -559,8 +564,20 @@ export class FaceDetector {
     const [b3, v3] = await Promise.all([memo.score(blaze, 3, centred), memo.score(verifier, 3, centred)]);
     const gated = open.map((box, i) => ({ box, at: centred[i]!, blaze3: b3[i]!, verifier3: v3[i]! })).filter((c) => (c.blaze3 + c.verifier3) / 2 >= o.rejectScore);
     const at = gated.map((c) => c.at);
-    const [b2, v5, ssd2, fb3, r3, r4] = await Promise.all([memo.score(blaze, 2, at), memo.score(verifier, 5, at), memo.score(ssd, 2, at), memo.score(faceBoxes, 3, at), memo.score(retina, 3, at), memo.score(retina, 4, at)]);
-    const looked: LookedCandidate[] = gated.map((c, k) => ({ box: c.box, looks: { blaze3: c.blaze3, blaze2: b2[k]!, verifier3: c.verifier3, verifier5: v5[k]!, ssd2: ssd2[k]!, boxes3: fb3[k]!, retina3: r3[k]!, retina4: r4[k]! } }));
+    const [b2, v5, ssd2, fb3, r3, r4, pTight, pWide] = await Promise.all([
+      memo.score(blaze, 2, at),
+      memo.score(verifier, 5, at),
+      memo.score(ssd, 2, at),
+      memo.score(faceBoxes, 3, at),
+      memo.score(retina, 3, at),
+      memo.score(retina, 4, at),
+      memo.score(presence, 1.4, at),
+      memo.score(presence, 2, at),
+    ]);
+    const looked: LookedCandidate[] = gated.map((c, k) => ({
+      box: c.box,
+      looks: { blaze3: c.blaze3, blaze2: b2[k]!, verifier3: c.verifier3, verifier5: v5[k]!, ssd2: ssd2[k]!, boxes3: fb3[k]!, retina3: r3[k]!, retina4: r4[k]!, presenceTight: pTight[k]!, presenceWide: pWide[k]! },
+    }));
     report?.(looked);
     return looked.filter((c) => !onFound(c.box) && faceProbability(c.looks, c.box.width) >= o.evidenceProbability).map((c) => c.box);
   }

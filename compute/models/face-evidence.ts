@@ -1,29 +1,25 @@
-// The last word on a small box every other rule turned down: the eight looks the detector's models
-// give it, weighed together. Each rule before it asks one model (or two) for a high score, and a
-// small JPEG'd face, turned or dim, often scores a little in most looks and high in none: 0.5-0.7
-// in BlazeFace's, 0.3-0.6 in the full-range detector's, 0.3-0.9 in RetinaFace's or FaceBoxes'.
+// The last word on a small box every other rule turned down: ten looks the detector's models give
+// it, weighed together. Each rule before it asks one model (or two) for a high score, and a small
+// JPEG'd face, turned or dim, often scores a little in most looks and high in none: 0.5-0.7 in
+// BlazeFace's, 0.3-0.6 in the full-range detector's, 0.3-0.9 in RetinaFace's or FaceBoxes'.
 // Texture scores high in one look and little in the rest. A logistic regression over the looks'
 // log-odds (and the box's width) separates the two better than any one threshold: fitted by
 // `npx node bench/fit-face-evidence.ts` on the candidates of the fixture faces (seeds 1-48, as
 // generated and through a JPEG of quality 75), and measured on the held-out faces, which it never
-// saw (README "Face detection quality").
+// saw (README "Face detection quality"). Eight looks are the detectors' own (a box they find again
+// over the candidate on a crop a few times its size); the last two are Face Mesh's face flag
+// (face-presence.ts), which is not a detector and errs on other crops than they do.
 
 /** The looks, in the order of EVIDENCE.weights: [model, context] as the detector runs them. */
-export const LOOKS = ["blaze3", "blaze2", "verifier3", "verifier5", "ssd2", "boxes3", "retina3", "retina4"] as const;
+export const LOOKS = ["blaze3", "blaze2", "verifier3", "verifier5", "ssd2", "boxes3", "retina3", "retina4", "presenceTight", "presenceWide"] as const;
 export type Look = (typeof LOOKS)[number];
 export type LookScores = Record<Look, number>;
 
-/**
- * The fitted model (standardisation folded in): p = sigmoid(bias + sum(weights[i] * logit(look_i))
- * + widthWeight * ln(width)). Printed by bench/fit-face-evidence.ts when the detector still took
- * every look afresh; now that a frame's looks are memoised, some come from another mosaic run of
- * the same crop and score a little differently, and a re-run prints weights within 0.02 of these
- * (SSD's 0.118, the bias 4.69). Measured as they are.
- */
+/** The fitted model (standardisation folded in): p = sigmoid(bias + sum(weights[i] * logit(look_i)) + widthWeight * ln(width)), as bench/fit-face-evidence.ts prints it. */
 export const EVIDENCE = {
-  weights: [0.8131, 0.3694, 0.2677, 0.1799, 0.0991, 0.466, 0.1209, 0.0795] as readonly number[],
-  widthWeight: -0.932,
-  bias: 4.5534,
+  weights: [0.5616, 0.1373, 0.2052, 0.1454, 0.0768, 0.3314, 0.104, 0.0691, 0.1089, 0.1674] as readonly number[],
+  widthWeight: -1.0667,
+  bias: 5.3078,
 };
 
 /** A score as the model saw it: log-odds, clamped so that a look that found nothing (0) counts as very unlikely, not infinitely. */

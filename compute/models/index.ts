@@ -6,6 +6,7 @@ import { BlazeFaceModel } from "./face-blaze.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
 import { FaceDetector } from "./face-detector.ts";
 import { FaceLandmarker } from "./face-landmarks.ts";
+import { FacePresenceModel } from "./face-presence.ts";
 import { RetinaFaceModel } from "./face-retina.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { NsfwClassifier } from "./nsfw-classifier.ts";
@@ -68,7 +69,9 @@ export function createFaceDetector(config: ModelConfig = loadModelConfig(), regi
   const boxes = blaze && config.faceDetectors.includes("human/faceboxes") ? registry.add(new FaceBoxesModel()) : undefined;
   // Small faces a JPEG encoder softened, which the BlazeFace pair scores low (face-detector.ts).
   const retina = blaze && config.faceDetectors.includes("retinaface/mnet.25") ? registry.add(new RetinaFaceModel()) : undefined;
-  return new FaceDetector({ ssd, blaze, verifier, boxes, retina });
+  // Face Mesh's face flag: one of the last look's looks, which needs every model above.
+  const presence = ssd && boxes && retina ? registry.add(new FacePresenceModel()) : undefined;
+  return new FaceDetector({ ssd, blaze, verifier, boxes, retina, presence });
 }
 
 export function createModels(config: ModelConfig = loadModelConfig()): Models {

@@ -10,6 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { convertedModelFile } from "../../compute/models/convert/index.ts";
 import type { HumanConvertedId } from "../../compute/models/convert/human-models.ts";
 import { FaceBoxesModel } from "../../compute/models/face-boxes.ts";
+import { FacePresenceModel } from "../../compute/models/face-presence.ts";
 import { clipBox, iou } from "../../compute/models/geometry.ts";
 import { NsfwClassifier } from "../../compute/models/nsfw-classifier.ts";
 import { ObjectDetector } from "../../compute/models/object-detector.ts";
@@ -30,6 +31,8 @@ const MODELS: Record<HumanConvertedId, { side: number; scale: number; bias: numb
   "human/blazeface-back": { side: 256, scale: 1 / 127.5, bias: -1, bounds: [1e-2] },
   // Logits and offsets up to ~210: measured <= 1.7e-4.
   "human/facemesh-detection-full": { side: 192, scale: 1 / 127.5, bias: -1, bounds: [2e-3] },
+  // Face-presence probabilities of whole photos squeezed to 192 px: measured <= 4e-8.
+  "human/facemesh": { side: 192, scale: 1 / 255, bias: 0, bounds: [1e-4] },
   // Heatmap probabilities (measured 1e-6) and box distances up to ~310 px (measured 5.8e-3).
   "human/centernet": { side: 512, scale: 1, bias: 0, bounds: [1e-4, 5e-2] },
   // Mask probabilities: measured <= 9.4e-5.
@@ -69,6 +72,9 @@ describe.each(Object.keys(MODELS) as HumanConvertedId[])("%s on ONNX Runtime", (
         // Same decisions: the anchors whose face probability (softmax of the two logits) passes 0.5.
         const over = (p: Float32Array) => [...p].flatMap((v, i) => (i % 6 === 1 && v > p[i - 1]! ? [(i - 1) / 6] : []));
         expect(over(got.predictions!.data as Float32Array), `${id} faces on ${batch}`).toEqual(over(want[0]!));
+      } else if (id === "human/facemesh") {
+        // Same decisions: the photos it calls a face (probability >= 0.5).
+        expect([...(got.faceflag!.data as Float32Array)].map((p) => p >= 0.5), `${id} on ${batch}`).toEqual([...want[0]!].map((p) => p >= 0.5));
       } else if (id.includes("face")) {
         // Same decisions: the anchors whose score passes BlazeFace's threshold (sigmoid >= 0.6).
         const over = (p: Float32Array) => [...p].flatMap((v, i) => (i % 17 === 0 && 1 / (1 + Math.exp(-v)) >= 0.6 ? [i / 17] : []));
@@ -109,6 +115,25 @@ describe("FaceBoxesModel.rescore (its second look at candidates)", () => {
       const patches = [];
       for (let y = 20; y + 40 < frame.height; y += 60) for (let x = 20; x + 32 < frame.width; x += 60) patches.push({ x, y, width: 32, height: 40 });
       expect(Math.max(...(await model.rescore(frame, patches, 3))), photo).toBeLessThan(0.5);
+    }
+  });
+});
+
+describe("FacePresenceModel (Face Mesh's face flag, a look of the face detector's last look)", () => {
+  const model = new FacePresenceModel();
+  it("calls the collages' faces of 18-75 px, on crops 1.4x their size, and no face-sized patch of a faceless photo", async () => {
+    // Measured: the 22 small faces 0.63-1.00, 19 of the 22 tiny ones 0.64-1.00 (three of 18-20 px
+    // turned away or looking down, 0.23-0.36); 184 patches of a mug, a cat and a motorbike at most 0.14.
+    const small = await model.rescore(frames.get("group-collage-small-faces.jpg")!, faceBoxes()["group-collage-small-faces.jpg"]!, 1.4);
+    expect(small.filter((p) => p >= 0.5)).toHaveLength(22);
+    const tiny = await model.rescore(await loadPhoto("group-collage-tiny-faces.jpg"), faceBoxes()["group-collage-tiny-faces.jpg"]!, 1.4);
+    expect(tiny).toHaveLength(22);
+    expect(tiny.filter((p) => p >= 0.5).length).toBeGreaterThanOrEqual(18);
+    for (const photo of ["coffee.png", "chelsea.png", "motorcycle_left.png"]) {
+      const frame = frames.get(photo)!;
+      const patches = [];
+      for (let y = 20; y + 40 < frame.height; y += 60) for (let x = 20; x + 32 < frame.width; x += 60) patches.push({ x, y, width: 32, height: 40 });
+      expect(Math.max(...(await model.rescore(frame, patches, 1.4))), photo).toBeLessThan(0.5);
     }
   });
 });

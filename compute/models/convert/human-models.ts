@@ -12,6 +12,9 @@
 //   input  "image"       [N, 3, 192, 192], RGB scaled to [-1, 1]
 //   output "predictions" [N, 2304, 17]: the same 17 values per anchor; anchors: a 48x48 grid of
 //          stride 4, one per cell, row-major, centre = 4 * (cell + 0.5).
+// human/facemesh (MediaPipe Face Mesh; only its face-presence head is kept):
+//   input  "image"       [N, 3, 192, 192], RGB scaled to [0, 1], a square crop 1.4x a face box
+//   output "faceflag"    [N, 1]: the probability that the crop holds a face (after the graph's sigmoid)
 // human/centernet (MB3-CenterNet, COCO-80; the graph's TopK decoding tail is cut off):
 //   input  "image"       [1, 3, 512, 512], RGB 0..255 (the graph normalises internally)
 //   output "heatmap"     [1, 80, 128, 128]: per-class centre probability (sigmoid) at stride 4
@@ -68,6 +71,16 @@ export const HUMAN_CONVERSIONS = {
         inputs: { input: "image" },
         dynamicBatch: true,
         outputs: (g, t) => g.output(t("Identity").name, "predictions", ["N", 2304, 17]),
+      }),
+  },
+  "human/facemesh": {
+    graph: "models/facemesh.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "facemesh",
+        inputs: { input_1: "image" },
+        dynamicBatch: true,
+        outputs: (g, t) => g.output(t("Identity_1").name, "faceflag", ["N", 1]),
       }),
   },
   "human/centernet": {

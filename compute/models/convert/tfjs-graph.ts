@@ -305,6 +305,10 @@ export class TfjsGraphConverter {
         const x = this.value(ins[0]!);
         return out(this.g.node(n.op, [this.materialise(x)]), x.shape, x.nchw);
       }
+      case "Prelu": {
+        const x = this.zeroKeeping(ins[0]!);
+        return { ...out(this.g.node("PRelu", [this.toNchw(x), this.preluSlope(n, ins[1]!, x.width)]), x.shape, true), width: x.width };
+      }
       case "Relu6": {
         const x = this.zeroKeeping(ins[0]!);
         return { ...out(this.g.node("Clip", [this.materialise(x), this.g.scalar("zero", 0), this.g.scalar("six", 6)]), x.shape, x.nchw), width: x.width };
@@ -445,7 +449,7 @@ export class TfjsGraphConverter {
     const cout = tfW.dims[0]!;
     const fused = (a.fused_ops?.list?.s ?? []).map(decode);
     if (fused[0] !== undefined && fused[0] !== "BiasAdd") throw new Error(`${this.spec.name}: fused ops ${fused} of ${n.name} are not supported`);
-    if (fused.slice(1).some((act) => act !== "Relu" && act !== "Relu6" && act !== "LeakyRelu")) throw new Error(`${this.spec.name}: fused activation ${fused.slice(1)} of ${n.name} is not supported`);
+    if (fused.slice(1).some((act) => act !== "Relu" && act !== "Relu6" && act !== "LeakyRelu" && act !== "Prelu")) throw new Error(`${this.spec.name}: fused activation ${fused.slice(1)} of ${n.name} is not supported`);
     // Channels in and out as ONNX sees them: a widened input widens a depthwise output with it; a
     // full convolution's output is widened past whole blocks (every fused activation keeps 0 at 0).
     const inWidth = x.width ?? cin;
@@ -467,9 +471,20 @@ export class TfjsGraphConverter {
     for (const act of fused.slice(1)) {
       if (act === "Relu") y = this.g.node("Relu", [y]);
       else if (act === "Relu6") y = this.g.node("Clip", [y, this.g.scalar("zero", 0), this.g.scalar("six", 6)]);
+      else if (act === "Prelu") y = this.g.node("PRelu", [y, this.preluSlope(n, ins[3]!, outWidth)]);
       else y = this.g.node("LeakyRelu", [y], { alpha: onnxFloat(a.leakyrelu_alpha?.f ?? 0.2) });
     }
     return { name: y, shape: [x.shape[0]!, ph.out, pw.out, cout], nchw: true, ...(outWidth !== cout ? { width: outWidth } : {}) };
+  }
+
+  /** A PReLU's per-channel slope (TF [1, 1, C]) as ONNX's [C', 1, 1], zero on widened channels. */
+  private preluSlope(n: TfNode, ref: string, width: number | undefined): string {
+    const alpha = this.constant(ref);
+    const channels = alpha.shape[alpha.shape.length - 1]!;
+    if (alpha.data.length !== channels) throw new Error(`${this.spec.name}: ${n.name} has a PReLU slope per pixel, not per channel`);
+    const slope = new Float32Array(width ?? channels);
+    slope.set(alpha.data);
+    return this.g.initializer(this.g.unique(`${n.name}/slope`), [slope.length, 1, 1], slope);
   }
 
   private convTranspose(n: TfNode, ins: string[]): Value {
