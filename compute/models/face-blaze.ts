@@ -7,7 +7,7 @@
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
-import { iou, squareTiles } from "./geometry.ts";
+import { cropAround, iou, squareTiles } from "./geometry.ts";
 import { cropToPlanes, resizeToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
 import { createSession, inferencePool, inputArray, ort, type Session } from "./runtime/onnx.ts";
@@ -145,10 +145,7 @@ export class BlazeFaceModel extends Model<Session> {
   async relook(frame: Frame, boxes: readonly Box[], context = 5): Promise<Array<{ score: number; box: Box }>> {
     if (boxes.length === 0) return [];
     const n = this.layout.input;
-    const crops = boxes.map((b) => {
-      const side = Math.max(8, context * Math.max(b.width, b.height));
-      return { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
-    });
+    const crops = boxes.map((b) => cropAround(b, context, 8));
     const views = crops.map((c) => ({ x: c.x, y: c.y, step: c.side / n }));
     // cropToPlanes writes every value of its image.
     const found = await this.runViews(views, (input, k, offset) => cropToPlanes(frame, crops[k]!, n, input, { offset, scale: 1 / 127.5, bias: -1 }), 0.05);

@@ -6,6 +6,7 @@
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
+import { cropAround } from "./geometry.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { convertedModelFile, SSD_INT8 } from "./convert/index.ts";
 import { loadModelConfig, type OnnxProvider } from "../config.ts";
@@ -94,8 +95,7 @@ export class SsdFaceModel extends Model<Session> {
       const group = boxes.slice(start, start + perRow * perRow);
       const input = new Float32Array(3 * SIDE * SIDE); // black between crops
       group.forEach((b, k) => {
-        const side = context * Math.max(b.width, b.height);
-        const crop = { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+        const crop = cropAround(b, context);
         const offset = Math.floor(k / perRow) * LOOK_CELL * SIDE + (k % perRow) * LOOK_CELL;
         cropToPlanes(frame, crop, LOOK_CELL, input, { offset, rowStride: SIDE, planeStride: SIDE * SIDE, scale: 1, bias: 0 });
       });

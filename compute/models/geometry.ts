@@ -17,6 +17,12 @@ export function intersection(a: Box, b: Box): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
+/** The square `context` times `b`'s larger side (at least `minSide`), centred on `b`: where a look at `b` crops the frame. */
+export function cropAround(b: Box, context: number, minSide = 0): { x: number; y: number; side: number } {
+  const side = Math.max(minSide, context * Math.max(b.width, b.height));
+  return { x: b.x + b.width / 2 - side / 2, y: b.y + b.height / 2 - side / 2, side };
+}
+
 /** Whether `a`'s centre lies inside `b` (edges included). */
 export function centreInside(a: Box, b: Box): boolean {
   const cx = a.x + a.width / 2, cy = a.y + a.height / 2;

@@ -5,7 +5,7 @@
 // confirm their small boxes this way (face-boxes.ts, face-retina.ts).
 import type { Box, Detection, Frame } from "../types.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
-import { iou } from "./geometry.ts";
+import { cropAround, iou } from "./geometry.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { inputArray } from "./runtime/onnx.ts";
 
@@ -33,11 +33,10 @@ export async function mosaicLook(frame: Frame, boxes: readonly Box[], context: n
     input.fill(0);
     // Each box's place in the mosaic, in input px.
     const expected = batch.map((b, k) => {
-      const crop = context * Math.max(b.width, b.height);
-      const at = { x: b.x + b.width / 2 - crop / 2, y: b.y + b.height / 2 - crop / 2, side: crop };
+      const at = cropAround(b, context);
       const [cx, cy] = [(k % cells) * cell, Math.floor(k / cells) * cell];
       cropToPlanes(frame, at, cell, input, { scale, bias, offset: cy * n + cx, rowStride: n, planeStride: n * n });
-      const s = cell / crop;
+      const s = cell / at.side;
       return { x: cx + (b.x - at.x) * s, y: cy + (b.y - at.y) * s, width: b.width * s, height: b.height * s };
     });
     const run = look.detect(input).then((found) => expected.map((e) => found.filter((d) => iou(d, e) >= 0.3).reduce((best, d) => Math.max(best, d.score), 0)));
