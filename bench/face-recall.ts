@@ -2,8 +2,11 @@
 // (test/fixtures/face-eval-set.ts: real faces pasted at 14-64 px onto face-free real scenes) plus
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
 // [--jpeg 75] (every scene through a JPEG of that quality first) [--no-faceboxes]
+// [--edge-margin 0.02] (the detector seeing the picture mirrored past its edges by that fraction of its long side)
 // [--size 4032x3024] (every scene at that size, e.g. a phone's 12 MP; default 1280x720 and 1920x1080 alternating)
 // [--faces held-out] (paste the held-out pool of 104 other people's faces instead of the fixtures' 24)
+// [--edges] (faces the frame's edge cuts instead, 35-85 % inside, 14-100 px wide: hidden by the blur
+// face-blur paints, by width and by the part inside the frame; no photos)
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
@@ -12,14 +15,15 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { FACE_WIDTHS, evalScenes, photoScenes, score, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
+import { EDGE_FACE_WIDTHS, FACE_WIDTHS, edgeScenes, evalScenes, photoScenes, score, scoreEdges, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, "edge-margin": { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
-const detector = flags.faceboxes ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, retina: full.retina }, full.options);
+const options = { ...full.options, ...(flags["edge-margin"] ? { edgeMargin: Number(flags["edge-margin"]) } : {}) };
+const detector = flags.faceboxes && !flags["edge-margin"] ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, boxes: flags.faceboxes ? full.boxes : undefined, retina: full.retina, presence: full.presence }, options);
 await detector.load();
 
 /** CPU ms (user+system, all threads of the process) and wall ms of one call. */
@@ -33,7 +37,11 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; w
 const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
 const size = flags.size ? { width: sizeW!, height: sizeH! } : undefined;
 if (!["fixtures", "held-out"].includes(flags.faces!)) throw new Error(`--faces must be fixtures or held-out, not ${flags.faces}`);
-const generated = [...(await evalScenes(first!, last! - first! + 1, size, flags.faces as FacePool)), ...(flags.photos ? await photoScenes() : [])];
+const count = last! - first! + 1;
+const withPhotos = flags.photos && !flags.edges;
+const generated = flags.edges
+  ? await edgeScenes(first!, count, flags.faces as FacePool)
+  : [...(await evalScenes(first!, count, size, flags.faces as FacePool)), ...(withPhotos ? await photoScenes() : [])];
 const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => throughJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 // CPU per generated scene: the 720p ones, or every one of --size.
@@ -43,15 +51,26 @@ for (const s of scenes) {
   found.push(t.value);
   if (flags.size ? s.name.startsWith("seed") : s.frame.width === 1280) cpuScene.push(t.cpu);
 }
-const synthetic = scenes.filter((s) => s.name.startsWith("seed"));
+const synthetic = scenes.filter((s) => s.name.startsWith("seed") || s.name.startsWith("edge"));
 const rep = score(synthetic, found.slice(0, synthetic.length));
 const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
 const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
-console.log(`generated set, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
-for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
-console.log(`  all  : ${pct(rep)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
-console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
-if (flags.photos) console.log(`fixture photos (group1-6, collages; ${photos.total} faces): ${pct(photos)}; false boxes ${photos.falseBoxes} of ${photos.detections}`);
+if (flags.edges) {
+  const edges = await scoreEdges(synthetic, found);
+  console.log(`faces the frame's edge cuts, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${edges.total} faces), hidden:`);
+  for (const w of EDGE_FACE_WIDTHS) console.log(`  ${String(w).padStart(3)} px: ${pct(edges.byWidth.get(w))}`);
+  for (const [k, v] of [...edges.byInside].sort()) console.log(`  ${k.padEnd(5)} inside: ${pct(v)}`);
+  console.log(`  all: ${pct(edges)}; false boxes ${edges.falseBoxes} of ${edges.detections}`);
+  // The contact sheet shows the faces left visible.
+  rep.missed = edges.missed;
+  rep.falses = [];
+} else {
+  console.log(`generated set, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
+  for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
+  console.log(`  all  : ${pct(rep)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
+  console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
+  if (withPhotos) console.log(`fixture photos (group1-6, collages; ${photos.total} faces): ${pct(photos)}; false boxes ${photos.falseBoxes} of ${photos.detections}`);
+}
 
 // Speed: 720p frames (the generated ones), and a ~12 MP image (a 4000x3000 upscale of a scene).
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

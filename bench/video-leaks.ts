@@ -8,7 +8,7 @@
 //           is left is the tracker's part of the leak: gaps, late starts, lag, cuts),
 // and prints, per clip: frames with a visible face (any size / 20 px or wider), the fraction of
 // face-frames hidden per face-width bucket, and the mean fraction of the frame area blurred.
-// A face is hidden when >= 90 % of its ellipse is under the effect's mask (test/fixtures/video-leaks.ts).
+// A face is hidden when >= 90 % of its ellipse is under the effect's mask (test/fixtures/hidden.ts).
 //
 // Usage: npx node bench/video-leaks.ts [--detectors real,oracle] [--clips pan-small,sprites]
 //        (default: the six clips of CLIP_NAMES; --clips pan-others pans over faces never tuned on)

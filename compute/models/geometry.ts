@@ -95,3 +95,33 @@ export function cropFrame(frame: Frame, box: Box): FrameRegion {
   for (let y = 0; y < h; y++) frame.data.copy(data, y * w * c, ((y0 + y) * frame.width + x0) * c, ((y0 + y) * frame.width + x0 + w) * c);
   return { frame: { data, width: w, height: h, channels: c }, x: x0, y: y0 };
 }
+
+/**
+ * The frame with `margin` px more on every side, each a mirror image of the frame across that edge
+ * (the edge pixel not repeated; margin at most the frame's side less one). A face the edge cuts
+ * in half meets its own mirror image there: the detectors see a whole face where they saw half of
+ * one, and anchors centred past the edge exist.
+ */
+export function mirrorPast(frame: Frame, margin: number): Frame {
+  const { width, height, channels: c } = frame;
+  const m = Math.max(0, Math.min(margin, width - 1, height - 1));
+  const w = width + 2 * m, h = height + 2 * m;
+  const data = Buffer.alloc(w * h * c);
+  const reflect = (i: number, n: number) => (i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i);
+  for (let y = 0; y < height; y++) {
+    const row = (y + m) * w * c;
+    frame.data.copy(data, row + m * c, y * width * c, (y + 1) * width * c);
+    for (let x = 0; x < m; x++) {
+      const left = (y * width + reflect(x - m, width)) * c, right = (y * width + reflect(width + x, width)) * c;
+      for (let k = 0; k < c; k++) {
+        data[row + x * c + k] = frame.data[left + k]!;
+        data[row + (m + width + x) * c + k] = frame.data[right + k]!;
+      }
+    }
+  }
+  for (let y = 0; y < m; y++) {
+    data.copy(data, y * w * c, (reflect(y - m, height) + m) * w * c, (reflect(y - m, height) + m + 1) * w * c);
+    data.copy(data, (m + height + y) * w * c, (reflect(height + y, height) + m) * w * c, (reflect(height + y, height) + m + 1) * w * c);
+  }
+  return { data, width: w, height: h, channels: c };
+}
