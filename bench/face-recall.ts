@@ -22,8 +22,8 @@ const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { t
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
-const options = { ...full.options, ...(flags["edge-margin"] ? { edgeMargin: Number(flags["edge-margin"]) } : {}) };
-const detector = flags.faceboxes && !flags["edge-margin"] ? full : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, boxes: flags.faceboxes ? full.boxes : undefined, retina: full.retina, presence: full.presence }, options);
+const chosen = flags["edge-margin"] ? full.withOptions({ edgeMargin: Number(flags["edge-margin"]) }) : full;
+const detector = flags.faceboxes ? chosen : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, retina: full.retina }, chosen.options);
 await detector.load();
 
 /** CPU ms (user+system, all threads of the process) and wall ms of one call. */
@@ -55,15 +55,15 @@ const synthetic = scenes.filter((s) => s.name.startsWith("seed") || s.name.start
 const rep = score(synthetic, found.slice(0, synthetic.length));
 const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
 const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
+// What the contact sheet shows: faces missed (for edge-cut faces, left visible) and false boxes.
+let sheet = { missed: rep.missed, falses: [...rep.falses, ...photos.falses] };
 if (flags.edges) {
   const edges = await scoreEdges(synthetic, found);
   console.log(`faces the frame's edge cuts, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${edges.total} faces), hidden:`);
   for (const w of EDGE_FACE_WIDTHS) console.log(`  ${String(w).padStart(3)} px: ${pct(edges.byWidth.get(w))}`);
   for (const [k, v] of [...edges.byInside].sort()) console.log(`  ${k.padEnd(5)} inside: ${pct(v)}`);
   console.log(`  all: ${pct(edges)}; false boxes ${edges.falseBoxes} of ${edges.detections}`);
-  // The contact sheet shows the faces left visible.
-  rep.missed = edges.missed;
-  rep.falses = [];
+  sheet = { missed: edges.missed, falses: [] };
 } else {
   console.log(`generated set, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
   for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
@@ -102,12 +102,12 @@ if (flags.sheet) {
     const svg = `<svg width="96" height="96"><rect x="${(b.x - left) * k}" y="${(b.y - top) * k}" width="${b.width * k}" height="${b.height * k}" fill="none" stroke="${colour}"/></svg>`;
     return sharp(f.data, { raw: { width: f.width, height: f.height, channels: 3 } }).extract({ left, top, width: Math.round(side), height: Math.round(side) }).resize(96, 96).composite([{ input: Buffer.from(svg) }]).removeAlpha().raw().toBuffer();
   };
-  for (const m of rep.missed) crops.push(await tile(m.scene.frame, m.face.box, "lime"));
-  for (const m of [...rep.falses, ...photos.falses]) crops.push(await tile(m.scene.frame, m.box, "red"));
+  for (const m of sheet.missed) crops.push(await tile(m.scene.frame, m.face.box, "lime"));
+  for (const m of sheet.falses) crops.push(await tile(m.scene.frame, m.box, "red"));
   const cols = 16, rows = Math.max(1, Math.ceil(crops.length / cols));
   await sharp({ create: { width: cols * 96, height: rows * 96, channels: 3, background: "#222" } })
     .composite(crops.map((input, i) => ({ input, raw: { width: 96, height: 96, channels: 3 as const }, left: (i % cols) * 96, top: Math.floor(i / cols) * 96 })))
     .png()
     .toFile(flags.sheet);
-  console.log(`contact sheet: ${flags.sheet} (${rep.missed.length} missed in green, ${rep.falses.length + photos.falses.length} false boxes in red)`);
+  console.log(`contact sheet: ${flags.sheet} (${sheet.missed.length} missed in green, ${sheet.falses.length} false boxes in red)`);
 }

@@ -18,7 +18,7 @@
 //        [--edge-margin 0.02] (the real detector seeing each frame mirrored past its edges: face-detector.ts edgeMargin)
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
-import { FaceDetector, createModels } from "../compute/models/index.ts";
+import { createModels } from "../compute/models/index.ts";
 import { CLIP_NAMES, compressed, makeClip } from "../test/fixtures/video-clips.ts";
 import { leakSheet, measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../test/fixtures/video-leaks.ts";
 import type { LeakReport } from "../test/fixtures/video-leaks.ts";
@@ -38,10 +38,7 @@ const { values } = parseArgs({
 const detectors = values.detectors!.split(",");
 const seeds = Number(values.seeds);
 const models = detectors.includes("real") ? createModels() : null;
-const f = models?.faces;
-const faces = f && values["edge-margin"]
-  ? new FaceDetector({ ssd: f.ssd, blaze: f.blaze, verifier: f.verifier, boxes: f.boxes, retina: f.retina, presence: f.presence }, { ...f.options, edgeMargin: Number(values["edge-margin"]) })
-  : f;
+const faces = values["edge-margin"] ? models?.faces.withOptions({ edgeMargin: Number(values["edge-margin"]) }) : models?.faces;
 await faces?.load();
 
 const pct = (hidden: number, total: number) => (total ? `${((100 * hidden) / total).toFixed(1)}% of ${total}` : "-");

@@ -5,7 +5,7 @@
 // (about 15 faces per bucket) and a box or two over it, and the figures are printed for the record.
 // Also: the face blur leaves everything away from the faces untouched (PSNR >= 40 dB).
 import { beforeAll, describe, expect, it } from "vitest";
-import { FaceDetector, sharedModels } from "../../compute/models/index.ts";
+import { sharedModels } from "../../compute/models/index.ts";
 import { hideBoxes } from "../../compute/pipelines/hide.ts";
 import type { Detection } from "../../compute/types.ts";
 import { FACE_WIDTHS, edgeScenes, evalScene, evalScenes, score, scoreEdges, throughJpeg, type EvalScene } from "../fixtures/face-eval-set.ts";
@@ -109,8 +109,7 @@ describe("faces the frame's edge cuts (a person entering shot, a crowd cropped)"
   // why): 49/52 (26 of 28), 3 of 53. The first is far under what a privacy service needs (README);
   // the bounds sit two faces under each, to catch a change either way.
   const measure = async (edgeMargin: number) => {
-    const f = models.faces;
-    const detector = edgeMargin === f.options.edgeMargin ? f : new FaceDetector({ ssd: f.ssd, blaze: f.blaze, verifier: f.verifier, boxes: f.boxes, retina: f.retina, presence: f.presence }, { ...f.options, edgeMargin });
+    const detector = models.faces.withOptions({ edgeMargin });
     const scenes = await edgeScenes(101, 4);
     const found = [];
     for (const s of scenes) found.push(await detector.detect(s.frame));
