@@ -7,7 +7,7 @@
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
-import { cropAround, iou, squareTiles } from "./geometry.ts";
+import { cropAround, iou, reachPast, reflect, squareTiles } from "./geometry.ts";
 import { cropToPlanes, resizeToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
 import { createSession, inferencePool, inputArray, ort, type Session } from "./runtime/onnx.ts";
@@ -91,16 +91,26 @@ export class BlazeFaceModel extends Model<Session> {
    * Faces on overlapping square tiles of `tileSide` frame pixels, each seen at the model's input
    * size (tileSide < input: the frame is enlarged, so a face of w px is seen at w * input / tileSide).
    * `only` picks the tiles to look at (given each tile in frame px); the others are skipped.
+   * `pastEdge`: the tiles at the frame's edges reach that many frame px past it, into the frame's
+   * mirror image (reachPast), where a face the edge cuts meets its mirror image; the others stay.
    */
-  async detectTiles(frame: Frame, tileSide: number, overlap = 0.25, minScore = this.minConfidence, only?: (tile: Box) => boolean): Promise<Detection[]> {
+  async detectTiles(frame: Frame, tileSide: number, overlap = 0.25, minScore = this.minConfidence, only?: (tile: Box) => boolean, pastEdge = 0): Promise<Detection[]> {
     const n = this.layout.input;
     const scale = n / tileSide; // frame px -> network px
     const sw = Math.max(1, Math.round(frame.width * scale));
     const sh = Math.max(1, Math.round(frame.height * scale));
-    const tiles = squareTiles(Math.max(n, sw), Math.max(n, sh), n, overlap).filter(
+    const margin = Math.min(Math.round(pastEdge * scale), sw - 1, sh - 1);
+    const tiles = reachPast(squareTiles(Math.max(n, sw), Math.max(n, sh), n, overlap), Math.max(n, sw), Math.max(n, sh), margin).filter(
       (t) => !only || only({ x: t.x / scale, y: t.y / scale, width: n / scale, height: n / scale }),
     );
     if (tiles.length === 0) return [];
+    // Which row (column) of the resized frame a tile's row (column) at i reads: past the edge, up to
+    // `margin`, its mirror image; further, none (black).
+    const source = (i: number, extent: number) => (i >= -margin && i < extent + margin ? reflect(i, extent) : -1);
+    const reads = (from: number, extent: number): [number, number] => {
+      const read = Array.from({ length: n }, (_, k) => source(from + k, extent)).filter((i) => i >= 0);
+      return [Math.min(...read), Math.max(...read) + 1];
+    };
     // Row by row of tiles: the band of the resized frame they read, as [-1, 1] planes (black beyond
     // the frame's edges), made in parts of rows with the event loop let in between (a 720p frame
     // for the small-face tiles: 4.9 M values, ~30 ms on a free core, 60-90 ms on a busy one); what
@@ -110,22 +120,28 @@ export class BlazeFaceModel extends Model<Session> {
     const inFlight = new InFlight();
     for (const y of [...new Set(tiles.map((t) => t.y))]) {
       const row = tiles.filter((t) => t.y === y);
-      const h = Math.min(n, sh - y);
+      const [top, bottom] = reads(y, sh);
+      const h = bottom - top;
       const band = new Float32Array(3 * sw * h);
-      const spans = mergedSpans(row.map((t) => [t.x, Math.min(sw, t.x + n)] as const));
-      for (let r = y; r < y + h; r += RESIZE_BAND_ROWS) {
+      const spans = mergedSpans(row.map((t) => reads(t.x, sw)));
+      for (let r = top; r < bottom; r += RESIZE_BAND_ROWS) {
         await yieldToEventLoop();
-        for (const cols of spans) resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1, out: band, offset: -y * sw, planeStride: sw * h, rows: [r, Math.min(y + h, r + RESIZE_BAND_ROWS)], cols });
+        for (const cols of spans) resizeToPlanes(frame, sw, sh, { scale: 1 / 127.5, bias: -1, out: band, offset: -top * sw, planeStride: sw * h, rows: [r, Math.min(bottom, r + RESIZE_BAND_ROWS)], cols });
       }
       const views = row.map((t) => ({ x: t.x / scale, y: t.y / scale, step: 1 / scale }));
       runs.push(...(await this.drawViews(views, (input, k, offset) => {
         const t = row[k]!;
-        const cols = Math.min(n, sw - t.x);
-        for (let c = 0; c < 3; c++)
-          for (let yy = 0; yy < h; yy++) {
-            const from = c * sw * h + yy * sw + t.x;
-            input.set(band.subarray(from, from + cols), offset + (c * n + yy) * n);
+        const from = Math.max(0, t.x), to = Math.min(sw, t.x + n);
+        const mirrored = Array.from({ length: n }, (_, i) => i).filter((i) => t.x + i < 0 || t.x + i >= sw).map((i) => [i, source(t.x + i, sw)] as const).filter(([, x]) => x >= 0);
+        for (let yy = 0; yy < n; yy++) {
+          const sy = source(y + yy, sh);
+          if (sy < 0) continue;
+          for (let c = 0; c < 3; c++) {
+            const at = c * sw * h + (sy - top) * sw, into = offset + (c * n + yy) * n;
+            input.set(band.subarray(at + from, at + to), into + from - t.x);
+            for (const [i, x] of mirrored) input[into + i] = band[at + x]!;
           }
+        }
       }, minScore, true, inFlight)));
     }
     return (await Promise.all(runs)).flat(2);

@@ -96,6 +96,24 @@ export function cropFrame(frame: Frame, box: Box): FrameRegion {
   return { frame: { data, width: w, height: h, channels: c }, x: x0, y: y0 };
 }
 
+/** Index `i` of a row or column of `n`, mirrored across the ends (the end one not repeated; for i in -(n-1)..2n-2). */
+export function reflect(i: number, n: number): number {
+  return i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i;
+}
+
+/**
+ * `tiles` laid out on width x height (squareTiles), those at an edge moved `margin` px past it where
+ * there is more than one tile across: the inner tiles stay where they were, so they see what they
+ * saw, and the outer ones see `margin` px of what lies past the edge (its mirror image, mirrorPast).
+ */
+export function reachPast(tiles: readonly Box[], width: number, height: number, margin: number): Box[] {
+  if (margin <= 0) return [...tiles];
+  const xs = new Set(tiles.map((t) => t.x)), ys = new Set(tiles.map((t) => t.y));
+  const moved = (at: number, side: number, extent: number, positions: Set<number>) =>
+    positions.size < 2 ? at : at <= 0 ? at - margin : at + side >= extent ? at + margin : at;
+  return tiles.map((t) => ({ ...t, x: moved(t.x, t.width, width, xs), y: moved(t.y, t.height, height, ys) }));
+}
+
 /**
  * The frame with `margin` px more on every side, each a mirror image of the frame across that edge
  * (the edge pixel not repeated; margin at most the frame's side less one). A face the edge cuts
@@ -107,7 +125,6 @@ export function mirrorPast(frame: Frame, margin: number): Frame {
   const m = Math.max(0, Math.min(margin, width - 1, height - 1));
   const w = width + 2 * m, h = height + 2 * m;
   const data = Buffer.alloc(w * h * c);
-  const reflect = (i: number, n: number) => (i < 0 ? -i : i >= n ? 2 * (n - 1) - i : i);
   for (let y = 0; y < height; y++) {
     const row = (y + m) * w * c;
     frame.data.copy(data, row + m * c, y * width * c, (y + 1) * width * c);
