@@ -14,9 +14,10 @@
 //   6. RetinaFace (trained on WIDER FACE too) on the frame at 2x, with the small-face tiles: small
 //      faces a JPEG encoder softened; its boxes up to 24 px count where its own looks at crops 3x
 //      and 4x their size agree (texture it boxed once rarely scores again);
-// and merge everything with NMS. A tile sees a small face at whatever offset and scale the grid
-// gives it, and there a grey, soft or turned face often scores 0.3-0.7, as texture does. So the
-// tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
+// and merge everything with NMS. At the frame's edges the passes also see past it, into the
+// frame's mirror image, where half a face the edge cuts meets its mirror image (edgeMargin).
+// A tile sees a small face at whatever offset and scale the grid gives it, and there a grey, soft
+// or turned face often scores 0.3-0.7, as texture does. So the tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
 // full-range detector, seeing the box at 3x, re-finds the face: BlazeFace-back on crops 2x and 3x
 // its size and the full-range detector on crops 3x and 5x; a face scores high in most of them,
 // texture rarely in more than one. The mean of the four decides; what it rejects gets a last look
@@ -121,15 +122,17 @@ export interface FaceDetectorOptions {
   /**
    * How far past the frame's edges, as a fraction of its long side (0.02: 26 px at 720p, 38 at
    * 1080p), the detector sees the frame's mirror image: a face the edge cuts (a person entering
-   * shot, a crowd cropped) meets its mirror image there and reads as a whole one. The small-face
-   * tiles at the edges reach that far past it (reachPast) while the inner ones stay where they
-   * were; SSD sees the mirrored frame in a second run, of which only boxes reaching past an edge
-   * count; the looks crop the mirrored frame. So the inside of the frame is seen as without it.
-   * The middle tiles, FaceBoxes' and RetinaFace's views do not move: at 720p every one of them
-   * touches an edge, so moving them moved everything they see, and faces only one alignment of
-   * them finds were lost (the compressed fast sprite of test/compute/video-leaks.test.ts: 41
-   * frames showed it); padding the whole frame instead reshuffled false boxes over the fixture
-   * photos (6 -> 10). Edge-cut faces hidden 0.62 -> 0.91 (bench/face-recall.ts --edges, README).
+   * shot, a crowd cropped) meets its mirror image there and reads as a whole one. The inside of the
+   * frame is seen exactly as without it (test/compute/edge-mirror.test.ts):
+   *   - the small-face tiles at the edges reach that far past them (reachPast), the inner ones stay;
+   *   - the middle tiles, FaceBoxes and SSD do not move: their views at the edges (at 720p every
+   *     one of them) look a second time reaching past the edge, and of that look only boxes
+   *     reaching past an edge count. Moving those views lost faces only their present alignment
+   *     finds (the compressed fast sprite of test/compute/video-leaks.test.ts: 41 frames showed it),
+   *     and padding the whole frame reshuffled false boxes over the fixture photos (6 -> 10);
+   *   - the looks crop the mirrored frame; RetinaFace and whole-frame BlazeFace do not look past.
+   * A box reaching well past two edges at once (a corner, mirrored both ways) is dropped.
+   * Edge-cut faces hidden 0.62 -> 0.87 (bench/face-recall.ts --edges, README).
    */
   edgeMargin: number;
 }
@@ -345,7 +348,13 @@ export class FaceDetector {
       // to 260 px FaceBoxes boxed the hair above it, 78 px wide, at 0.77 (test/compute/models.test.ts).
       if (smallFaces && this.boxes) {
         const faceBoxes = this.boxes;
-        const all = faceBoxes.detect(frame, this.boxesScale(width, height), Math.min(o.boxesCandidateScore, o.evidenceScore));
+        // With a margin, its views at the edges look a second time reaching past them into the
+        // mirror, and only boxes reaching past an edge count from that look (as middleTiles').
+        const [scale, floor] = [this.boxesScale(width, height), Math.min(o.boxesCandidateScore, o.evidenceScore)];
+        const all = Promise.all([
+          faceBoxes.detect(frame, scale, floor),
+          margin > 0 ? faceBoxes.detect(frame, scale, floor, margin).then((found) => found.filter((d) => this.reachesPast(d, frame))) : [],
+        ]).then((found) => found.flat());
         weak.push(all.then((found) => found.filter((d) => d.width <= o.boxesSureWidth)));
         const judged = all.then(async (found) => {
           const within = found.filter((d) => d.width <= middleCap && d.score >= o.boxesCandidateScore);
@@ -365,7 +374,7 @@ export class FaceDetector {
         });
       }
       passes.push(
-        ...sides.map((side) => this.middleTiles(frame, side)),
+        ...sides.map((side) => this.middleTiles(frame, side, margin)),
         // Faces zoomed in past the tiles' cap: the whole frame, where such a face is 24 px or more (middleSides).
         blaze.detect(frame).then((found) => found.filter((d) => d.width > cap && d.score >= o.wholeFrameScore)),
       );
@@ -405,9 +414,7 @@ export class FaceDetector {
     const kept = (found: Detection[]) => found.filter((d) => d.score >= ssd.minConfidence || this.cutByEdge(d, frame));
     const inside = ssd.detect(frame, undefined, this.options.edgeScore).then(kept);
     if (margin === 0) return inside;
-    const { width, height } = frame;
-    const past = (d: Detection) => d.x < 0 || d.y < 0 || d.x + d.width > width || d.y + d.height > height;
-    const mirrored = ssd.detect(mirrorPast(frame, margin), undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter(past)));
+    const mirrored = ssd.detect(mirrorPast(frame, margin), undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter((d) => this.reachesPast(d, frame))));
     return (await Promise.all([inside, mirrored])).flat();
   }
 
@@ -471,6 +478,11 @@ export class FaceDetector {
     return edge && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
   }
 
+  /** Whether `b` reaches past an edge of the frame. */
+  private reachesPast(b: Box, { width, height }: Frame): boolean {
+    return b.x < 0 || b.y < 0 || b.x + b.width > width || b.y + b.height > height;
+  }
+
   /** RetinaFace's enlargement for this frame: retinaScale, less where it would take more than retinaMaxViews views; none under retinaMinScale. */
   private retinaScale(width: number, height: number): number | undefined {
     const o = this.options;
@@ -513,10 +525,19 @@ export class FaceDetector {
    * `candidateScore` are candidates, and those over 0.2 of a tile are faces large enough to score
    * high when real.
    */
-  private async middleTiles(frame: Frame, side: number): Promise<Detection[]> {
+  private async middleTiles(frame: Frame, side: number, margin: number): Promise<Detection[]> {
     const o = this.options;
     const blaze = this.blaze!;
-    const found = await blaze.detectTiles(frame, side, 0.25, o.candidateScore);
+    // With a margin the tiles at the edges look a second time, reaching past them into the mirror,
+    // and of that look only boxes reaching past an edge count. Moving the tiles themselves (as the
+    // small-face tiles are) moves every middle tile at 720p, all of which touch an edge, and lost
+    // faces only their present alignment finds (edgeMargin).
+    const past = (b: Box) => this.reachesPast(b, frame);
+    const [plain, mirrored] = await Promise.all([
+      blaze.detectTiles(frame, side, 0.25, o.candidateScore),
+      margin > 0 ? blaze.detectTiles(frame, side, 0.25, o.candidateScore, past, margin).then((found) => found.filter(past)) : [],
+    ]);
+    const found = [...plain, ...mirrored];
     const boxes = nms(found.filter((d) => d.width <= o.blazeMaxFraction * side));
     // A face the frame's edge cuts (half out of shot: a mouth and chin at the top) keeps too
     // little for the looks and scores under sureScore, most of all once a video codec has

@@ -103,29 +103,18 @@ describe("face detection on other people's faces in JPEG photos (quality 75)", (
 
 describe("faces the frame's edge cuts (a person entering shot, a crowd cropped)", () => {
   // Faces 35-85 % inside the frame across an edge (face-eval-set.ts, edgeScene), hidden when 90 % of
-  // what shows of them is under face-blur's blur (hidden.ts). Measured on seeds 101-104, as the
-  // detector runs: 36/52 hidden (15 of the 28 less than 60 % inside), 4 false boxes of 41; seeing
-  // the picture mirrored past its edges (edgeMargin 0.02, off by default: face-detector.ts says
-  // why): 49/52 (26 of 28), 3 of 53. The first is far under what a privacy service needs (README);
-  // the bounds sit two faces under each, to catch a change either way.
-  const measure = async (edgeMargin: number) => {
-    const detector = models.faces.withOptions({ edgeMargin });
+  // what shows of them is under face-blur's blur (hidden.ts). Measured on seeds 101-104: 48/52
+  // hidden (25 of the 28 less than 60 % inside), 2 false boxes of 51; without the detector's look
+  // past the edges (edgeMargin 0) 36/52 (15 of 28), 4 of 41. The bounds sit two faces under.
+  it("hides faces the edge cuts, those mostly out of the frame too", async () => {
     const scenes = await edgeScenes(101, 4);
     const found = [];
-    for (const s of scenes) found.push(await detector.detect(s.frame));
+    for (const s of scenes) found.push(await models.faces.detect(s.frame));
     const rep = await scoreEdges(scenes, found);
-    console.log(`edge-cut faces, seeds 101-104, edgeMargin ${edgeMargin}: ${rep.found}/${rep.total} hidden (${[...rep.byInside].map(([k, v]) => `${k} inside ${v.found}/${v.total}`).join(", ")}); false boxes ${rep.falseBoxes} of ${rep.detections}`);
-    return { rep, low: rep.byInside.get("<60%")!.found };
-  };
-
-  it("hides most faces mostly inside the frame; the mirror hides those mostly out of it too", async () => {
-    const today = await measure(0);
-    expect(today.rep.found).toBeGreaterThanOrEqual(34);
-    expect(today.low).toBeGreaterThanOrEqual(13);
-    const mirrored = await measure(0.02);
-    expect(mirrored.rep.found).toBeGreaterThanOrEqual(47);
-    expect(mirrored.low).toBeGreaterThanOrEqual(24);
-    for (const { rep } of [today, mirrored]) expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.1);
+    console.log(`edge-cut faces, seeds 101-104: ${rep.found}/${rep.total} hidden (${[...rep.byInside].map(([k, v]) => `${k} inside ${v.found}/${v.total}`).join(", ")}); false boxes ${rep.falseBoxes} of ${rep.detections}`);
+    expect(rep.found).toBeGreaterThanOrEqual(46);
+    expect(rep.byInside.get("<60%")!.found).toBeGreaterThanOrEqual(23);
+    expect(rep.falseBoxes / rep.detections).toBeLessThanOrEqual(0.1);
   }, 180_000);
 });
 
