@@ -17,17 +17,17 @@
 // and merge everything with NMS. At the frame's edges the passes also see past it, into the
 // frame's mirror image, where half a face the edge cuts meets its mirror image (edgeMargin).
 // A tile sees a small face at whatever offset and scale the grid gives it, and there a grey, soft
-// or turned face often scores 0.3-0.7, as texture does. So the tiles' boxes under a sure score are candidates, confirmed by four more looks centred where the
-// full-range detector, seeing the box at 3x, re-finds the face: BlazeFace-back on crops 2x and 3x
-// its size and the full-range detector on crops 3x and 5x; a face scores high in most of them,
-// texture rarely in more than one. The mean of the four decides; what it rejects gets a last look
-// by SSD at twice its size (trained on other faces, it sees many a face looking down or in
-// three-quarter profile that both BlazeFace models score low), a small one the looks nearly
-// confirmed one by FaceBoxes (JPEG'd 14-20 px faces the BlazeFace pair scores 0.35-0.5), and a
-// small one still rejected RetinaFace's looks. Last, on a whole picture, every small box any pass
-// gave from 0.25 that none of this found gets ten looks (the eight above and Face Mesh's face flag
-// at two sizes), weighed together by a fitted logistic model (face-evidence.ts): a JPEG'd face
-// that scores a little in most looks and high in none.
+// or turned face often scores 0.3-0.7, as texture does. So the tiles' boxes under a sure score are
+// candidates, confirmed by four more looks centred where the full-range detector, seeing the box at
+// 3x, re-finds the face: BlazeFace-back on crops 2x and 3x its size and the full-range detector on
+// crops 3x and 5x; a face scores high in most of them, texture rarely in more than one. The mean of
+// the four decides; what it rejects gets a last look by SSD at twice its size (trained on other
+// faces, it sees many a face looking down or in three-quarter profile that both BlazeFace models
+// score low), a small one the looks nearly confirmed one by FaceBoxes (JPEG'd 14-20 px faces the
+// BlazeFace pair scores 0.35-0.5), and a small one still rejected RetinaFace's looks. Last, on a
+// whole picture, every small box any pass gave from 0.25 that none of this found gets ten looks
+// (the eight above and Face Mesh's face flag at two sizes), weighed together by a fitted logistic
+// model (face-evidence.ts): a JPEG'd face that scores a little in most looks and high in none.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
