@@ -348,13 +348,7 @@ export class FaceDetector {
       // to 260 px FaceBoxes boxed the hair above it, 78 px wide, at 0.77 (test/compute/models.test.ts).
       if (smallFaces && this.boxes) {
         const faceBoxes = this.boxes;
-        // With a margin, its views at the edges look a second time reaching past them into the
-        // mirror, and only boxes reaching past an edge count from that look (as middleTiles').
-        const [scale, floor] = [this.boxesScale(width, height), Math.min(o.boxesCandidateScore, o.evidenceScore)];
-        const all = Promise.all([
-          faceBoxes.detect(frame, scale, floor),
-          margin > 0 ? faceBoxes.detect(frame, scale, floor, margin).then((found) => found.filter((d) => this.reachesPast(d, frame))) : [],
-        ]).then((found) => found.flat());
+        const all = faceBoxes.detect(frame, this.boxesScale(width, height), Math.min(o.boxesCandidateScore, o.evidenceScore));
         weak.push(all.then((found) => found.filter((d) => d.width <= o.boxesSureWidth)));
         const judged = all.then(async (found) => {
           const within = found.filter((d) => d.width <= middleCap && d.score >= o.boxesCandidateScore);
@@ -367,10 +361,17 @@ export class FaceDetector {
           sure.push(...maybe.filter((_, i) => again[i]! >= o.boxesRelookScore));
           return { sure, rest: within.filter((d) => !sure.includes(d)) };
         });
+        // With a margin, its views at the edges look a second time reaching past them into the
+        // mirror (as middleTiles'), and the boxes of that look reaching past an edge are candidates
+        // for BlazeFace's looks whatever their score: from its sure 0.5 it took the mirror image
+        // of an arm at the edge of a zoomed-in group photo for a face.
+        const past = margin > 0
+          ? faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore, margin).then((found) => found.filter((d) => d.width <= middleCap && this.reachesPast(d, frame)))
+          : Promise.resolve([]);
         boxesSure = judged.then((j) => j.sure);
-        small = Promise.all([small, judged]).then(([tiles, { rest }]) => {
-          rest.forEach((d) => needLooks.add(d));
-          return nms([...tiles, ...rest]);
+        small = Promise.all([small, judged, past]).then(([tiles, { rest }, past]) => {
+          [...rest, ...past].forEach((d) => needLooks.add(d));
+          return nms([...tiles, ...rest, ...past]);
         });
       }
       passes.push(
