@@ -132,7 +132,7 @@ export interface FaceDetectorOptions {
    *     and padding the whole frame reshuffled false boxes over the fixture photos (6 -> 10);
    *   - the looks crop the mirrored frame; RetinaFace and whole-frame BlazeFace do not look past.
    * A box reaching well past two edges at once (a corner, mirrored both ways) is dropped.
-   * Edge-cut faces hidden 0.62 -> 0.87 (bench/face-recall.ts --edges, README).
+   * Edge-cut faces hidden 0.62 -> 0.89, other people's 0.60 -> 0.83 (bench/face-recall.ts --edges, README).
    */
   edgeMargin: number;
 }
@@ -267,7 +267,7 @@ export class FaceDetector {
     return memo;
   }
 
-  /** How far past a frame's edges the outer small-face tiles, SSD's second run and the looks see (its mirror image), px: edgeMargin of its long side. */
+  /** How far past a frame's edges the detector sees its mirror image (edgeMargin), px. */
   private pastEdge(width: number, height: number): number {
     return Math.min(Math.round(this.options.edgeMargin * Math.max(width, height)), width - 1, height - 1);
   }
@@ -303,6 +303,7 @@ export class FaceDetector {
     }
   }
 
+  /** detect's work; its looks are memoised for the frame until detect returns. */
   private async find(frame: Frame, { smallFaces = true, lastLook = smallFaces === true, evidence }: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void }): Promise<Detection[]> {
     await this.load();
     const { width, height } = frame;
