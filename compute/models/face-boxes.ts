@@ -9,7 +9,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { FACEBOXES_ANCHORS, FACEBOXES_INPUT } from "./convert/human-models.ts";
-import { reachPast, squareTiles } from "./geometry.ts";
+import { reachesPast, reachPast, squareTiles } from "./geometry.ts";
 import { detectInViews } from "./enlarged-views.ts";
 import { mosaicLook } from "./mosaic-look.ts";
 import { createSession, ort, type Session } from "./runtime/onnx.ts";
@@ -80,7 +80,7 @@ export class FaceBoxesModel extends Model<Session> {
     const n = FACEBOXES_INPUT;
     const sw = Math.max(1, Math.round(frame.width * scale)), sh = Math.max(1, Math.round(frame.height * scale));
     const layout = FaceBoxesModel.views(sw, sh);
-    const views = pastEdge > 0 ? reachPast(layout, Math.max(sw, n), Math.max(sh, n), Math.round(pastEdge * scale)).filter((v) => v.x < 0 || v.y < 0 || v.x + n > sw || v.y + n > sh) : layout;
+    const views = pastEdge > 0 ? reachPast(layout, Math.max(sw, n), Math.max(sh, n), Math.round(pastEdge * scale)).filter((v) => reachesPast(v, sw, sh)) : layout;
     const detect = async (input: Float32Array, at: { x: number; y: number; step: number }) => this.decode((await session.run({ image: new ort.Tensor("float32", input, [1, 3, n, n]) }, { handOver: true })).predictions!.data as Float32Array, 0, at.x, at.y, at.step, minScore);
     return detectInViews(frame, scale, views, { side: n, scale: 1 / 255, bias: 0, detect }, pastEdge);
   }

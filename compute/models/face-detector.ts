@@ -33,7 +33,7 @@
 // threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
 // test/compute/face-recall.test.ts.
 import type { Box, Detection, Frame } from "../types.ts";
-import { centreInside, clipBox, intersection, iou, mirrorPast, nms, overlapOfSmaller, squareTiles } from "./geometry.ts";
+import { centreInside, clipBox, intersection, iou, mirrorPast, nms, overlapOfSmaller, reachesPast, squareTiles } from "./geometry.ts";
 import { BlazeFaceModel } from "./face-blaze.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { FaceBoxesModel } from "./face-boxes.ts";
@@ -367,7 +367,7 @@ export class FaceDetector {
         // for BlazeFace's looks whatever their score: from its sure 0.5 it took the mirror image
         // of an arm at the edge of a zoomed-in group photo for a face.
         const past = margin > 0
-          ? faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore, margin).then((found) => found.filter((d) => d.width <= middleCap && this.reachesPast(d, frame)))
+          ? faceBoxes.detect(frame, this.boxesScale(width, height), o.boxesCandidateScore, margin).then((found) => found.filter((d) => d.width <= middleCap && reachesPast(d, frame.width, frame.height)))
           : Promise.resolve([]);
         boxesSure = judged.then((j) => j.sure);
         small = Promise.all([small, judged, past]).then(([tiles, { rest }, past]) => {
@@ -416,7 +416,7 @@ export class FaceDetector {
     const kept = (found: Detection[]) => found.filter((d) => d.score >= ssd.minConfidence || this.cutByEdge(d, frame));
     const inside = ssd.detect(frame, undefined, this.options.edgeScore).then(kept);
     if (margin === 0) return inside;
-    const mirrored = ssd.detect(mirrorPast(frame, margin), undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter((d) => this.reachesPast(d, frame))));
+    const mirrored = ssd.detect(mirrorPast(frame, margin), undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter((d) => reachesPast(d, frame.width, frame.height))));
     return (await Promise.all([inside, mirrored])).flat();
   }
 
@@ -480,11 +480,6 @@ export class FaceDetector {
     return edge && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
   }
 
-  /** Whether `b` reaches past an edge of the frame. */
-  private reachesPast(b: Box, { width, height }: Frame): boolean {
-    return b.x < 0 || b.y < 0 || b.x + b.width > width || b.y + b.height > height;
-  }
-
   /** RetinaFace's enlargement for this frame: retinaScale, less where it would take more than retinaMaxViews views; none under retinaMinScale. */
   private retinaScale(width: number, height: number): number | undefined {
     const o = this.options;
@@ -534,7 +529,7 @@ export class FaceDetector {
     // and of that look only boxes reaching past an edge count. Moving the tiles themselves (as the
     // small-face tiles are) moves every middle tile at 720p, all of which touch an edge, and lost
     // faces only their present alignment finds (edgeMargin).
-    const past = (b: Box) => this.reachesPast(b, frame);
+    const past = (b: Box) => reachesPast(b, frame.width, frame.height);
     const [plain, mirrored] = await Promise.all([
       blaze.detectTiles(frame, side, 0.25, o.candidateScore),
       margin > 0 ? blaze.detectTiles(frame, side, 0.25, o.candidateScore, past, margin).then((found) => found.filter(past)) : [],

@@ -55,6 +55,11 @@ export function nms<T extends Detection>(dets: T[], iouThreshold = 0.3, containT
   return kept;
 }
 
+/** Whether `b` reaches past an edge of a frame of width x height. */
+export function reachesPast(b: Box, width: number, height: number): boolean {
+  return b.x < 0 || b.y < 0 || b.x + b.width > width || b.y + b.height > height;
+}
+
 export function clipBox(b: Box, width: number, height: number): Box {
   const x0 = Math.max(0, Math.min(width, b.x));
   const y0 = Math.max(0, Math.min(height, b.y));
