@@ -30,6 +30,14 @@ describe("reachPast", () => {
     expect(moved.map((t) => t.x)).toEqual([-10, tiles[1]!.x, tiles[2]!.x + 10]);
     expect(reachPast(tiles, 600, 256, 0)).toEqual(tiles);
   });
+
+  it("moves an outer tile at most half its overlap with the next one (12 MP: 2 % is 81 px, the tiles overlap by 50)", () => {
+    const tiles = squareTiles(4032, 3024, 192);
+    const overlap = 192 - (tiles[1]!.x - tiles[0]!.x);
+    const moved = reachPast(tiles, 4032, 3024, 81);
+    expect(moved[0]!.x).toBe(-Math.floor(overlap / 2));
+    expect(moved[1]!.x - (moved[0]!.x + 192)).toBeLessThan(0);
+  });
 });
 
 describe("the face detector past the frame's edges (edgeMargin)", () => {
