@@ -124,7 +124,8 @@ export interface FaceDetectorOptions {
    * 1080p), the detector sees the frame's mirror image: a face the edge cuts (a person entering
    * shot, a crowd cropped) meets its mirror image there and reads as a whole one. The inside of the
    * frame is seen exactly as without it (test/compute/edge-mirror.test.ts):
-   *   - the small-face tiles at the edges reach that far past them (reachPast), the inner ones stay;
+   *   - the small-face tiles at the edges reach that far past them (reachPast: at most half their
+   *     overlap with the next tile), the inner ones stay;
    *   - the middle tiles, FaceBoxes and SSD do not move: their views at the edges (at 720p every
    *     one of them) look a second time reaching past the edge, and of that look only boxes
    *     reaching past an edge count. Moving those views lost faces only their present alignment
