@@ -133,7 +133,7 @@ export interface FaceDetectorOptions {
    *     and padding the whole frame reshuffled false boxes over the fixture photos (6 -> 10);
    *   - the looks crop the mirrored frame; RetinaFace and whole-frame BlazeFace do not look past.
    * A box reaching well past two edges at once (a corner, mirrored both ways) is dropped.
-   * Edge-cut faces hidden 0.62 -> 0.89, other people's 0.60 -> 0.83 (bench/face-recall.ts --edges, README).
+   * Edge-cut faces hidden 0.62 -> 0.89, other people's 0.60 -> 0.84 (bench/face-recall.ts --edges, README).
    */
   edgeMargin: number;
 }
