@@ -194,23 +194,23 @@ interface Rescorer {
  */
 class LookMemo {
   private readonly taken = new Map<object, Map<string, Promise<unknown>>>();
-  /** What the looks crop: the frame, mirrored `margin` px past its edges (as the outer tiles see it). */
-  private readonly frame: Frame;
+  /** What the looks crop (and SSD's second run sees): the frame, mirrored `margin` px past its edges (as the outer tiles see it). */
+  readonly mirrored: Frame;
   private readonly margin: number;
 
   constructor(frame: Frame, margin: number) {
-    this.frame = margin > 0 ? mirrorPast(frame, margin) : frame;
+    this.mirrored = margin > 0 ? mirrorPast(frame, margin) : frame;
     this.margin = margin;
   }
 
   /** Per box, `model`'s score on a crop `context` times its size. */
   score(model: Rescorer, context: number, boxes: readonly Box[]): Promise<number[]> {
-    return this.look(model, `score ${context}`, boxes, (todo) => model.rescore(this.frame, todo.map((b) => this.moved(b, this.margin)), context));
+    return this.look(model, `score ${context}`, boxes, (todo) => model.rescore(this.mirrored, todo.map((b) => this.moved(b, this.margin)), context));
   }
 
   /** Per box, where the full-range detector, seeing it at 3x, puts the face (the box itself when it finds none). */
   centre(verifier: BlazeFaceModel, boxes: readonly Box[]): Promise<Box[]> {
-    return this.look(verifier, "centre 3", boxes, async (todo) => (await verifier.relook(this.frame, todo.map((b) => this.moved(b, this.margin)), 3)).map((l) => this.moved(l.box, -this.margin)));
+    return this.look(verifier, "centre 3", boxes, async (todo) => (await verifier.relook(this.mirrored, todo.map((b) => this.moved(b, this.margin)), 3)).map((l) => this.moved(l.box, -this.margin)));
   }
 
   private moved(b: Box, by: number): Box {
@@ -417,7 +417,7 @@ export class FaceDetector {
     const kept = (found: Detection[]) => found.filter((d) => d.score >= ssd.minConfidence || this.cutByEdge(d, frame));
     const inside = ssd.detect(frame, undefined, this.options.edgeScore).then(kept);
     if (margin === 0) return inside;
-    const mirrored = ssd.detect(mirrorPast(frame, margin), undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter((d) => reachesPast(d, frame.width, frame.height))));
+    const mirrored = ssd.detect(this.memo(frame).mirrored, undefined, this.options.edgeScore).then((found) => kept(found.map((d) => ({ ...d, x: d.x - margin, y: d.y - margin })).filter((d) => reachesPast(d, frame.width, frame.height))));
     return (await Promise.all([inside, mirrored])).flat();
   }
 
