@@ -55,6 +55,14 @@ export function nms<T extends Detection>(dets: T[], iouThreshold = 0.3, containT
   return kept;
 }
 
+/** Within this many pixels of the frame's edge, a box is cut by it. */
+export const CUT_PX = 2;
+
+/** The edges of a width x height frame that cut box `b` (it reaches within CUT_PX of them). */
+export function edgesCutting(b: Box, width: number, height: number): { left: boolean; right: boolean; top: boolean; bottom: boolean } {
+  return { left: b.x <= CUT_PX, right: b.x + b.width >= width - CUT_PX, top: b.y <= CUT_PX, bottom: b.y + b.height >= height - CUT_PX };
+}
+
 /** Whether `b` reaches past an edge of a frame of width x height. */
 export function reachesPast(b: Box, width: number, height: number): boolean {
   return b.x < 0 || b.y < 0 || b.x + b.width > width || b.y + b.height > height;

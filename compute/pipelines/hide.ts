@@ -3,6 +3,7 @@
 // so a 20 px face and a 400 px face are both unrecognisable. Shared by image and video pipelines.
 import type { Box, Frame, Mask } from "../types.ts";
 import { timeStage } from "../timing.ts";
+import { edgesCutting } from "../models/geometry.ts";
 import { applyRegionEffects, blurSigma, composite, DEFAULT_BLUR_STRENGTH, gaussianBlur, pixelate, pixelBlockSize } from "../effects/index.ts";
 
 export interface HideOptions {
@@ -45,9 +46,6 @@ export function hideBoxes(frame: Frame, boxes: Box[], opts: HideOptions): Promis
   });
 }
 
-/** Within this many pixels of the frame's edge, a box is cut by it. */
-const EDGE = 2;
-
 /**
  * A region the frame's edge cuts (a face entering, a plate half out of shot) goes on beyond it. An
  * ellipse inscribed in its visible part leaves that part's corners at the edge uncovered, so the
@@ -61,8 +59,7 @@ export function pastTheEdge(box: Box, frame: Pick<Frame, "width" | "height">): B
   let { x, y, width, height } = box;
   // How far a box goes on past one edge that cuts it: half its size, or up to a square.
   const past = (size: number, other: number) => Math.max(size / 2, other - size);
-  const [left, right] = [box.x <= EDGE, box.x + box.width >= frame.width - EDGE];
-  const [top, bottom] = [box.y <= EDGE, box.y + box.height >= frame.height - EDGE];
+  const { left, right, top, bottom } = edgesCutting(box, frame.width, frame.height);
   const across = left && right ? box.width / 2 : past(box.width, box.height);
   const down = top && bottom ? box.height / 2 : past(box.height, box.width);
   if (left) { x -= across; width += across; }

@@ -13,7 +13,7 @@
 // box of the same person found by another tile or the whole frame, and are kept (merged) only
 // where nothing else saw that person.
 import type { Models } from "../models/index.ts";
-import { area, clipBox, cropFrame, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
+import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
 
 /** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame). */
@@ -21,9 +21,6 @@ export const PERSON_TILE_SCALES = [0.6] as const;
 
 /** Tiles smaller than this (px) are not run: the whole frame already sees their scale. */
 const MIN_TILE = 160;
-
-/** A box edge within this many px of a tile's inner edge is cut by it. */
-const EDGE = 2;
 
 interface Found extends Detection {
   cut: boolean;
@@ -51,8 +48,10 @@ export async function findPeople(frame: Frame, models: Pick<Models, "objects">):
     const crop = cropFrame(frame, region);
     const { width: w, height: h } = crop.frame;
     for (const d of await models.objects.detect(crop.frame, ["person"])) {
-      const left = crop.x > 0 && d.x <= EDGE, right = crop.x + w < frame.width && d.x + d.width >= w - EDGE;
-      const top = crop.y > 0 && d.y <= EDGE, bottom = crop.y + h < frame.height && d.y + d.height >= h - EDGE;
+      // Cut by the tile's inner edges (not the frame's).
+      const atEdge = edgesCutting(d, w, h);
+      const left = crop.x > 0 && atEdge.left, right = crop.x + w < frame.width && atEdge.right;
+      const top = crop.y > 0 && atEdge.top, bottom = crop.y + h < frame.height && atEdge.bottom;
       // Cut on two opposite sides, or filling half the tile: something the size of the tile or
       // larger, blown up; on a cat photo these were tile-sized 'people' (score 0.31-0.45). The
       // whole frame judges those (a person that large in a tile is large in the frame too).

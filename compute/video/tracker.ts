@@ -29,6 +29,7 @@ import type { Box, Detection } from "../types.ts";
 import { FORBIDDEN, assign } from "./assignment.ts";
 import { STILL, moveBackByCamera, moveByCamera } from "./camera-motion.ts";
 import type { CameraMotion } from "./camera-motion.ts";
+import { edgesCutting } from "../models/geometry.ts";
 
 export interface TrackerOptions {
   /** Detection runs a track may go unmatched before it ends (covered by prediction meanwhile). */
@@ -52,6 +53,11 @@ export interface TrackerOptions {
   edgeMargin: number;
   /** Frames before a track's first detection that it also covers (at most `lookahead` can be reached). */
   backfill: number;
+  /**
+   * Width / height of a whole object, by label: a box of that label the frame's edge cuts narrower
+   * (or lower) than that is completed past the edge to it before it is tracked (with frameWidth/frameHeight).
+   */
+  wholeShapes: Record<string, number>;
   /**
    * Association gate: a pair may match with IoU >= minIou or centre distance <= maxCentreDistance
    * diagonals (of the track's box) from the predicted centre, plus, while the track's velocity is
@@ -96,6 +102,12 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   // on every box not detected in its frame (interpolated too) to 36 %.
   edgeMargin: 0.25,
   backfill: Infinity,
+  // A face the edge cuts is boxed as the sliver inside, and the camera carries that sliver into the
+  // frame when it pans: a 20 px face entering pan-others at a corner was boxed 10 px wide, and the
+  // next frame's predicted box, carried 19 px inward, left its other half showing. Completed to a
+  // square past the edge (face boxes are about as wide as tall), the carried box covers it; the
+  // frame clips what is covered. Plates and people are left as seen: their shapes vary too much.
+  wholeShapes: { face: 1 },
   minIou: 0.05,
   // Half a diagonal: with the camera's motion taken out, a face seen twice is predicted within a
   // fraction of its size; a gate of a whole diagonal let a track whose face was missed take the
@@ -263,8 +275,9 @@ export class Tracker {
     return { ...box, cx: g.cx, cy: g.cy, w: g.w, h: g.h };
   }
 
-  #associate(index: number, detections: Detection[]): void {
+  #associate(index: number, found: Detection[]): void {
     const live = this.#live();
+    const detections = found.map((d) => this.#whole(d));
     const { minIou, maxCentreDistance, unknownSpeed, maxSizeRatio, frameWidth, frameHeight } = this.options;
     const frameDiagonal = frameWidth !== undefined && frameHeight !== undefined ? Math.hypot(frameWidth, frameHeight) : null;
     const cost = live.map((track) =>
@@ -302,8 +315,8 @@ export class Tracker {
     return fast ? Math.max(maxMissed, maxMissedFast) : maxMissed;
   }
 
-  #update(track: Track, index: number, d: Detection): void {
-    const z = observationOf(d);
+  #update(track: Track, index: number, d: SeenDetection): void {
+    const z = observationOf(d, d.raw);
     const gap = index - track.lastDetected;
     const { alpha, beta } = this.options;
     if (track.hits === 1) {
@@ -352,8 +365,8 @@ export class Tracker {
     track.score = d.score;
   }
 
-  #birth(index: number, d: Detection): void {
-    const z = observationOf(d);
+  #birth(index: number, d: SeenDetection): void {
+    const z = observationOf(d, d.raw);
     const track: Track = {
       id: this.#nextId++, label: d.label, score: d.score,
       cx: z.cx, cy: z.cy, w: z.w, h: z.h, vx: 0, vy: 0, vw: 0, vh: 0,
@@ -445,6 +458,27 @@ export class Tracker {
     return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, trackId: track.id, label: track.label, score: track.score, source: o.source };
   }
 
+  /** A detection as tracked: completed past the frame's edge where it cuts it (wholeShapes), with the box seen as `raw`. */
+  #whole(d: Detection): SeenDetection {
+    const raw = { x: d.x, y: d.y, width: d.width, height: d.height };
+    const aspect = this.options.wholeShapes[d.label];
+    const { frameWidth, frameHeight } = this.options;
+    if (aspect === undefined || frameWidth === undefined || frameHeight === undefined) return { ...d, raw };
+    let { x, y, width, height } = d;
+    const { left, right, top, bottom } = edgesCutting(d, frameWidth, frameHeight);
+    // Only past one edge of a pair: a box touching both spans the frame, and nothing says which way it goes on.
+    const across = aspect * d.height - d.width, down = d.width / aspect - d.height;
+    if (across > 0 && left !== right) {
+      if (left) x -= across;
+      width += across;
+    }
+    if (down > 0 && top !== bottom) {
+      if (top) y -= down;
+      height += down;
+    }
+    return { ...d, x, y, width, height, raw };
+  }
+
   /** Whether a box (centre, size) reaches past the frame's edge; never without a frame size. */
   #pastTheEdge(cx: number, cy: number, w: number, h: number): boolean {
     const { frameWidth, frameHeight } = this.options;
@@ -468,11 +502,13 @@ export class Tracker {
   }
 }
 
-function observationOf(d: Box): Observation {
-  return {
-    cx: d.x + d.width / 2, cy: d.y + d.height / 2, w: d.width, h: d.height,
-    source: "detected", uncertainty: 0, raw: { x: d.x, y: d.y, width: d.width, height: d.height },
-  };
+/** A detection as the tracker follows it, with the box the detector saw. */
+interface SeenDetection extends Detection {
+  raw: Box;
+}
+
+function observationOf(d: Box, raw: Box): Observation {
+  return { cx: d.x + d.width / 2, cy: d.y + d.height / 2, w: d.width, h: d.height, source: "detected", uncertainty: 0, raw };
 }
 
 function boxOf(track: Track): Box {

@@ -164,6 +164,23 @@ describe("Tracker", () => {
     expect(edge.y + edge.height).toBe(200);
   });
 
+  it("completes a face the frame's edge cuts to a square past it, so the pan that carries it in carries all of it", () => {
+    // A 24 px face 10 px inside the right edge, boxed as the sliver the detector sees; the camera
+    // pans 19 px a frame, bringing it in; frame 1 is not detected (predicted from frame 0).
+    const W = 1280, H = 720, pan = { scale: 1, dx: -19, dy: 0 };
+    const face = (i: number): Box => ({ x: 1270 + pan.dx * i, y: 300, width: 24, height: 24 });
+    const sliver = (label: string) => det({ x: 1270, y: 300, width: 10, height: 24 }, label);
+    const cover = (label: string) => {
+      const tracker = new Tracker({ frameWidth: W, frameHeight: H });
+      return [...tracker.push(0, [sliver(label)]), ...tracker.push(1, null, false, pan), ...tracker.finish()].map((c) => c.boxes[0]!);
+    };
+    const [seen, carried] = cover("face");
+    expect(seen.x + seen.width).toBe(W);
+    expect(contains(carried, face(1)), "the whole face covered a frame later").toBe(true);
+    // Other labels are tracked as seen: the sliver is carried in as a sliver.
+    expect(cover("person")[1].width).toBeLessThan(15);
+  });
+
   it("keeps labels apart and clips to the frame", () => {
     const tracker = new Tracker({ frameWidth: 100, frameHeight: 100 });
     const out = run(tracker, [[det({ x: 80, y: 80, width: 30, height: 30 }, "face"), det({ x: 80, y: 80, width: 30, height: 30 }, "car")]]);
