@@ -91,14 +91,17 @@ describe("SSD MobileNetV1 in int8 (the face detector's, convert/face-api/ssd-int
       const [float, quant] = [await ssd.detect(frame, undefined, 0.3), await int8.detect(frame, undefined, 0.3)];
       // Every face of the detector's own threshold (0.6) is found in int8 from 0.3, and the other
       // way round. Faces of 60 px and up keep their boxes and scores; the collage's 35-50 px faces,
-      // 9-13 px at SSD's input, move most (IoU down to 0.79, scores by up to 0.14): there the
-      // BlazeFace tiles are the detector's finders, not SSD.
+      // 9-13 px at SSD's input, move most: there the BlazeFace tiles are the detector's finders,
+      // not SSD. How far depends on the CPU's int8 kernels: with AVX-512 VNNI large faces kept
+      // IoU 0.9 and scores within 0.1, small ones IoU 0.79 and 0.14; on an AVX2-only EPYC a 153 px
+      // face kept IoU 0.898, a 145 px one's score moved 0.16, a 43 px face's box IoU 0.77 (weights
+      // in 7 bits, which rules out AVX2's int16 saturation, moved them more: 0.88, 0.25, 0.56).
       for (const [a, b, what] of [[float, quant, "float -> int8"], [quant, float, "int8 -> float"]] as const) {
         for (const f of a.filter((d) => d.score >= 0.6)) {
           const best = b.reduce((m, d) => (iou(d, f) > iou(m, f) ? d : m));
           const large = f.width >= 60;
-          expect(iou(best, f), `${name} ${what} ${f.width} px`).toBeGreaterThan(large ? 0.9 : 0.75);
-          expect(Math.abs(best.score - f.score), `${name} ${what} ${f.width} px`).toBeLessThan(large ? 0.1 : 0.2);
+          expect(iou(best, f), `${name} ${what} ${f.width} px`).toBeGreaterThan(large ? 0.85 : 0.7);
+          expect(Math.abs(best.score - f.score), `${name} ${what} ${f.width} px`).toBeLessThan(0.2);
         }
       }
       faces += float.filter((d) => d.score >= 0.6).length;
