@@ -54,8 +54,8 @@ export interface TrackerOptions {
   /** Frames before a track's first detection that it also covers (at most `lookahead` can be reached). */
   backfill: number;
   /**
-   * Width / height of a whole object, by label: a box of that label the frame's edge cuts narrower
-   * (or lower) than that is completed past the edge to it before it is tracked (with frameWidth/frameHeight).
+   * Width / height of a whole object, by label: a box of that label the frame's edge cuts goes on
+   * past the edge to its track's size, or to this shape for a new track (with frameWidth/frameHeight).
    */
   wholeShapes: Record<string, number>;
   /**
@@ -104,9 +104,10 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   backfill: Infinity,
   // A face the edge cuts is boxed as the sliver inside, and the camera carries that sliver into the
   // frame when it pans: a 20 px face entering pan-others at a corner was boxed 10 px wide, and the
-  // next frame's predicted box, carried 19 px inward, left its other half showing. Completed to a
-  // square past the edge (face boxes are about as wide as tall), the carried box covers it; the
-  // frame clips what is covered. Plates and people are left as seen: their shapes vary too much.
+  // next frame's predicted box, carried 19 px inward, left its other half showing. Completed past
+  // the edge to its track's size, or for a new track to a square (face boxes are about as wide as
+  // tall), the carried box covers it; the frame clips what is covered. Plates and people are left
+  // as seen: their shapes vary too much.
   wholeShapes: { face: 1 },
   minIou: 0.05,
   // Half a diagonal: with the camera's motion taken out, a face seen twice is predicted within a
@@ -298,7 +299,7 @@ export class Tracker {
       const j = match[i];
       if (j >= 0) {
         taken.add(j);
-        this.#update(track, index, detections[j]);
+        this.#update(track, index, this.#whole(found[j]!, track));
       } else if (++track.missed > this.#maxMissed(track)) {
         track.ended = true;
       }
@@ -458,16 +459,21 @@ export class Tracker {
     return { x: x0, y: y0, width: x1 - x0, height: y1 - y0, trackId: track.id, label: track.label, score: track.score, source: o.source };
   }
 
-  /** A detection as tracked: completed past the frame's edge where it cuts it (wholeShapes), with the box seen as `raw`. */
-  #whole(d: Detection): SeenDetection {
+  /**
+   * A detection as tracked, with the box seen as `raw`: where the frame's edge cuts it (a label of
+   * wholeShapes), it goes on past that edge to `size`, the track's when it has one (what the edge
+   * leaves of a face says nothing of its size: a face leaving pan-small was boxed 18 x 87 px in its
+   * last frame, 35 x 47 before), else the label's shape.
+   */
+  #whole(d: Detection, size?: { w: number; h: number }): SeenDetection {
     const raw = { x: d.x, y: d.y, width: d.width, height: d.height };
     const aspect = this.options.wholeShapes[d.label];
     const { frameWidth, frameHeight } = this.options;
     if (aspect === undefined || frameWidth === undefined || frameHeight === undefined) return { ...d, raw };
-    let { x, y, width, height } = d;
-    const { left, right, top, bottom } = edgesCutting(d, frameWidth, frameHeight);
+    let { x, y, width, height } = raw;
+    const { left, right, top, bottom } = edgesCutting(raw, frameWidth, frameHeight);
+    const across = (size?.w ?? aspect * raw.height) - width, down = (size?.h ?? raw.width / aspect) - height;
     // Only past one edge of a pair: a box touching both spans the frame, and nothing says which way it goes on.
-    const across = aspect * d.height - d.width, down = d.width / aspect - d.height;
     if (across > 0 && left !== right) {
       if (left) x -= across;
       width += across;

@@ -181,6 +181,22 @@ describe("Tracker", () => {
     expect(cover("person")[1].width).toBeLessThan(15);
   });
 
+  it("completes a tracked face the edge cuts to the track's size, not to the shape of what the edge leaves of it", () => {
+    // A 35 x 47 px face seen whole in frames 0-3; the camera pans 117 px left and the face, 17 px
+    // past the left edge, is boxed as a tall sliver (18 x 87, as a face leaving pan-small was); the
+    // camera then pans 60 px back (frame 5, predicted). Completed to a square the sliver would
+    // come back 87 px wide.
+    const W = 1280, H = 720;
+    const tracker = new Tracker({ frameWidth: W, frameHeight: H });
+    const out: FrameCoverage[] = [];
+    for (let i = 0; i < 4; i++) out.push(...tracker.push(i, [det({ x: 100, y: 300, width: 35, height: 47 })]));
+    out.push(...tracker.push(4, [det({ x: 0, y: 280, width: 18, height: 87 })], false, { scale: 1, dx: -117, dy: 0 }));
+    out.push(...tracker.push(5, null, false, { scale: 1, dx: 60, dy: 0 }), ...tracker.finish());
+    const back = out[5]!.boxes[0]!;
+    expect(contains(back, { x: 43, y: 300, width: 35, height: 47 }), "the face the pan brought back is covered").toBe(true);
+    expect(back.width).toBeLessThan(60);
+  });
+
   it("keeps labels apart and clips to the frame", () => {
     const tracker = new Tracker({ frameWidth: 100, frameHeight: 100 });
     const out = run(tracker, [[det({ x: 80, y: 80, width: 30, height: 30 }, "face"), det({ x: 80, y: 80, width: 30, height: 30 }, "car")]]);
