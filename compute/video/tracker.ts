@@ -19,6 +19,9 @@
 //    motion: predictions, the interpolation between detections and backfilled boxes all follow
 //    the camera's path, and a track seen once is expected where the camera took its face, not
 //    where it stood (which in a crowd is where the neighbour now is).
+//  - Edges: a face box the frame's edge cuts is the part inside; it is tracked as the whole face,
+//    going on past the edge to its track's size (a new track's to a square, `wholeShapes`), so
+//    a pan that brings the face in brings all of it. Covered boxes are clipped to the frame.
 //  - Scene cuts: a frame pushed as a cut ends every live track (they cover up to the frame
 //    before it) and no track born after it reaches back across it.
 //  - Smoothing: a centred, symmetric (triangular) window of radius R over each track's boxes. A
