@@ -181,6 +181,18 @@ describe("Tracker", () => {
     expect(cover("person")[1].width).toBeLessThan(15);
   });
 
+  it("learns no change of size from a size it guessed past the edge", () => {
+    // The 20 x 24 face enters as a 10 px sliver (tracked as 24 x 24), is seen whole two frames
+    // later, then predicted for 10 frames while the pan goes on: 24 -> 20 px is no shrinking.
+    const W = 1280, H = 720, pan = { scale: 1, dx: -19, dy: 0 };
+    const face = (i: number): Box => ({ x: 1270 + pan.dx * i, y: 300, width: 20, height: 24 });
+    const tracker = new Tracker({ frameWidth: W, frameHeight: H });
+    const out: FrameCoverage[] = [...tracker.push(0, [det({ x: 1270, y: 300, width: 10, height: 24 })])];
+    for (let i = 1; i <= 12; i++) out.push(...tracker.push(i, i === 2 ? [det(face(2))] : null, false, pan));
+    out.push(...tracker.finish());
+    for (const c of out.slice(2)) expect(contains(c.boxes[0]!, face(c.index)), `frame ${c.index}`).toBe(true);
+  });
+
   it("completes a tracked face the edge cuts to the track's size, not to the shape of what the edge leaves of it", () => {
     // A 35 x 47 px face seen whole in frames 0-3; the camera pans 117 px left and the face, 17 px
     // past the left edge, is boxed as a tall sliver (18 x 87, as a face leaving pan-small was); the
