@@ -29,6 +29,22 @@ describe("video face-blur with a detector that misses (oracle with misses)", () 
   }
 });
 
+describe("video face-blur with the real detector on other people's faces", () => {
+  it("pan-others through libx264 at CRF 23: no frame shows a face, faces entering at the frame's edge included, and the blur stays on the faces", async () => {
+    // The held-out faces (nothing was tuned on them) under pan-small's pan and zoom. A 20 px face
+    // entering at the top-right corner was boxed as the sliver the edge left of it, and the pan
+    // carried the sliver in: its other half showed until the tracker completed such boxes past the
+    // edge. A 138 x 178 px box on road markings, seen only past the edge, was taken without looks
+    // and tracked 45 frames with growing margins: 14 % of the frame blurred. Measured 0 frames,
+    // 3.9 % of the frame.
+    const clip = await compressed(await makeClip("pan-others"), 23);
+    const report = await measureLeaks(clip, sharedModels().faces);
+    const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+    expect(leaked).toEqual([]);
+    expect(report.coveredArea).toBeLessThan(0.06);
+  }, 300_000);
+});
+
 describe("video face-blur with the real detector on a compressed clip", () => {
   it("scene-cut through libx264 at CRF 28: no frame shows a face, faces cut by the frame's edge included", async () => {
     // Compression takes the edge of a face's score: a face the top edge cuts to its mouth and chin
