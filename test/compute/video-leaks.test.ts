@@ -9,6 +9,10 @@ import { describe, expect, it } from "vitest";
 import { sharedModels } from "../../compute/models/index.ts";
 import { compressed, makeClip } from "../fixtures/video-clips.ts";
 import { measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../fixtures/video-leaks.ts";
+import type { LeakReport } from "../fixtures/video-leaks.ts";
+
+/** The face-frames left visible, named for the failure message. */
+const leakedFaces = (report: LeakReport) => report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
 
 describe("video face-blur with a detector that misses (oracle with misses)", () => {
   // One clip keeps it to seconds (bench/video-leaks.ts measures them all): six faces of 14-140 px
@@ -17,7 +21,7 @@ describe("video face-blur with a detector that misses (oracle with misses)", () 
     it(`${name}: no frame shows a face, and the blur stays on the faces`, async () => {
       const clip = await makeClip(name);
       const report = await measureLeaks(clip, oracleWithMisses(clip, 1));
-      const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+      const leaked = leakedFaces(report);
       expect(leaked).toEqual([]);
       for (const bucket of SIZE_BUCKETS) {
         const faces = report.faceFrames.filter((f) => sizeBucket(f.face.width) === bucket);
@@ -39,7 +43,7 @@ describe("video face-blur with the real detector on other people's faces", () =>
     // 3.9 % of the frame.
     const clip = await compressed(await makeClip("pan-others"), 23);
     const report = await measureLeaks(clip, sharedModels().faces);
-    const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+    const leaked = leakedFaces(report);
     expect(leaked).toEqual([]);
     expect(report.coveredArea).toBeLessThan(0.06);
   }, 300_000);
@@ -52,7 +56,7 @@ describe("video face-blur with the real detector on a compressed clip", () => {
     // and its track ended: 7 frames showed it until edge-cut boxes counted from BlazeFace's own 0.6.
     const clip = await compressed(await makeClip("scene-cut"), 28);
     const report = await measureLeaks(clip, sharedModels().faces);
-    const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+    const leaked = leakedFaces(report);
     expect(leaked).toEqual([]);
     // Measured 33.9 % of the frame (large faces fill this clip).
     expect(report.coveredArea).toBeLessThan(0.4);
@@ -63,7 +67,7 @@ describe("video face-blur with the real detector on a compressed clip", () => {
     // 18 detection runs, and 8 frames showed it after its track ended (tracker.ts, maxMissedFast).
     const clip = await compressed(await makeClip("sprites", { motionBlur: true }), 23);
     const report = await measureLeaks(clip, sharedModels().faces);
-    const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
+    const leaked = leakedFaces(report);
     expect(leaked).toEqual([]);
     // Measured 14.8 % of the frame (six faces of 29-200 px, and their margins).
     expect(report.coveredArea).toBeLessThan(0.25);
