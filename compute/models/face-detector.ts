@@ -461,19 +461,13 @@ export class FaceDetector {
   private async confirmedLarge(frame: Frame, boxes: Detection[], cap: number): Promise<Detection[]> {
     const large = boxes.filter((d) => d.width > cap && !this.cutByEdge(d, frame));
     if (large.length === 0 || !this.blaze || !this.verifier) return boxes;
-    const faces = await this.wideLooks(frame, large);
-    const rejected = new Set(large.filter((_, i) => !faces[i]));
-    return boxes.filter((d) => !rejected.has(d));
-  }
-
-  /** Per box, whether the four looks at square crops 1.5x-3x its size average confirmScore. */
-  private async wideLooks(frame: Frame, boxes: readonly Box[]): Promise<boolean[]> {
-    const squares = boxes.map((d) => {
+    const squares = large.map((d) => {
       const s = Math.max(d.width, d.height);
       return { x: d.x + d.width / 2 - s / 2, y: d.y + d.height / 2 - s / 2, width: s, height: s };
     });
-    const sums = await this.looks(frame, squares, [[this.blaze!, 1.5], [this.blaze!, 2], [this.verifier!, 2], [this.verifier!, 3]]);
-    return sums.map((sum) => sum / 4 >= this.options.confirmScore);
+    const sums = await this.looks(frame, squares, [[this.blaze, 1.5], [this.blaze, 2], [this.verifier, 2], [this.verifier, 3]]);
+    const rejected = new Set(large.filter((_, i) => sums[i]! / 4 < this.options.confirmScore));
+    return boxes.filter((d) => !rejected.has(d));
   }
 
   /**

@@ -56,7 +56,7 @@ export function nms<T extends Detection>(dets: T[], iouThreshold = 0.3, containT
 }
 
 /** Within this many pixels of the frame's edge, a box is cut by it. */
-export const CUT_PX = 2;
+const CUT_PX = 2;
 
 /** The edges of a width x height frame that cut box `b` (it reaches within CUT_PX of them). */
 export function edgesCutting(b: Box, width: number, height: number): { left: boolean; right: boolean; top: boolean; bottom: boolean } {
