@@ -209,6 +209,28 @@ describe("Tracker", () => {
     expect(back.width).toBeLessThan(60);
   });
 
+  it("coasts a lost face at the size it was last seen (moved by the camera), not at a size its detections' jitter extrapolates", () => {
+    // Two sightings six frames apart whose heights differ by the detector's jitter (40 then 52 px,
+    // as a false box on pan-small was), then missed while the camera pans: the predicted box keeps
+    // the last size and shape, its margin alone grows. Extrapolated, the height grew 2 px a frame
+    // and the box became 38 x 343 px.
+    const pan = { scale: 1, dx: -5, dy: 0 };
+    const tracker = new Tracker({ frameWidth: 1280, frameHeight: 720 });
+    const out: FrameCoverage[] = [...tracker.push(0, [det({ x: 600, y: 300, width: 38, height: 40 })])];
+    for (let i = 1; i <= 26; i++) {
+      const seen = i === 6 ? [det({ x: 600 + 6 * pan.dx, y: 300, width: 38, height: 52 })] : i % 2 === 0 ? [] : null;
+      out.push(...tracker.push(i, seen, false, pan));
+    }
+    out.push(...tracker.finish());
+    const predicted = out.filter((c) => c.index > 6).flatMap((c) => c.boxes);
+    expect(predicted.length).toBeGreaterThan(10);
+    const { maxMargin } = tracker.options;
+    for (const b of predicted) {
+      expect(b.height).toBeLessThanOrEqual(52 * (1 + 2 * maxMargin) + 1e-6);
+      expect(b.height / b.width).toBeLessThan((52 / 38) * 1.05);
+    }
+  });
+
   it("keeps labels apart and clips to the frame", () => {
     const tracker = new Tracker({ frameWidth: 100, frameHeight: 100 });
     const out = run(tracker, [[det({ x: 80, y: 80, width: 30, height: 30 }, "face"), det({ x: 80, y: 80, width: 30, height: 30 }, "car")]]);
