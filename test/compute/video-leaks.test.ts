@@ -64,7 +64,7 @@ describe("video face-blur with the real detector on a compressed clip", () => {
 
   it("sprites with motion blur (a 180-degree shutter) through libx264 at CRF 23: the fast face the blur takes from the detector stays hidden", async () => {
     // The 29 px face crossing at 29 px/frame is smeared by half that: the detector saw it in 2 of
-    // 18 detection runs, and 8 frames showed it after its track ended (tracker.ts, maxMissedFast).
+    // 18 detection runs, and 8 frames showed it after its track ended (tracker.ts, maxMissed).
     const clip = await compressed(await makeClip("sprites", { motionBlur: true }), 23);
     const report = await measureLeaks(clip, sharedModels().faces);
     const leaked = leakedFaces(report);
