@@ -2,7 +2,7 @@
 // Worker's signature. Sync tasks answer with the result; async tasks (with a callback URL)
 // answer 202 and report progress, result or failure by signed callbacks.
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createReadStream } from "node:fs";
@@ -10,6 +10,7 @@ import { ApiError, errorEnvelope } from "../schema/errors.ts";
 import { DETECTIONS_PART, HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, RESULT_DURATION_HEADER, RESULT_PART, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
 import { sha256Hex, TIMESTAMP_HEADER } from "../schema/signing.ts";
 import { JobReporter } from "./callbacks.ts";
+import { closeInferencePool } from "./models/runtime/onnx.ts";
 import { Slots } from "./slots.ts";
 import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
 import { checkMediaTools, ffmpegPath } from "./video/binaries.ts";
@@ -30,12 +31,18 @@ export interface ComputeOptions {
   warm?: boolean;
 }
 
-export function startCompute(options: ComputeOptions) {
+/** The compute HTTP server; `stop()` shuts it down without leaving work behind (see startCompute). */
+export type ComputeServer = Server & { stop(graceMs?: number): Promise<void> };
+
+export function startCompute(options: ComputeOptions): ComputeServer {
   const tasks = loadTasks();
   const slots = new Slots(options.concurrency, options.maxWaiting);
   /** Jobs this instance runs now: a second dispatch of one of them is accepted, not run again. */
   const runningJobs = new Set<string>();
   let completed = 0;
+  /** Tasks and probes in flight, by their abort controller: stop() aborts them and waits for their work directories to go. */
+  const inFlight = new Map<AbortController, Promise<unknown>>();
+  let stopping = false;
 
   async function readBody(req: IncomingMessage): Promise<string> {
     const chunks: Buffer[] = [];
@@ -53,12 +60,20 @@ export function startCompute(options: ComputeOptions) {
     if (!ok) throw new ApiError("unauthorized", "Missing or invalid request signature.");
   }
 
-  async function withWorkDir<T>(fn: (ctx: Omit<TaskContext, "progress">) => Promise<T>, signal: AbortSignal): Promise<T> {
-    const workDir = await mkdtemp(join(tmpdir(), "obscura-task-"));
+  async function withWorkDir<T>(fn: (ctx: Omit<TaskContext, "progress">) => Promise<T>, abort: AbortController): Promise<T> {
+    const work = (async () => {
+      const workDir = await mkdtemp(join(tmpdir(), "obscura-task-"));
+      try {
+        return await fn({ workDir, signal: abort.signal });
+      } finally {
+        await rm(workDir, { recursive: true, force: true });
+      }
+    })();
+    inFlight.set(abort, work.catch(() => undefined));
     try {
-      return await fn({ workDir, signal });
+      return await work;
     } finally {
-      await rm(workDir, { recursive: true, force: true });
+      inFlight.delete(abort);
     }
   }
 
@@ -85,14 +100,18 @@ export function startCompute(options: ComputeOptions) {
       void (async () => {
         const release = await slots.acquire(true);
         try {
+          if (stopping) return; // waited for a slot through a shutdown: the Worker queues it again
           await withWorkDir(async (ctx) => {
             const result = await runner.run(task, { ...ctx, progress: (p) => reporter.progress(p) });
             if (result.type === "json") throw new Error("async tasks must produce media");
             // Before the result: the result completes the job, and a job is final once completed.
             if (result.detections) await reporter.detections(result.detections);
             await reporter.complete(result.type === "media" ? { body: result.body } : { path: result.path }, result.contentType, result.durationSeconds);
-          }, abort.signal);
+          }, abort);
         } catch (err) {
+          // Stopped by a shutdown: no failure is reported, so the Worker, finding this instance
+          // gone, queues the job again for another one instead of failing it.
+          if (stopping && abort.signal.aborted) return;
           const e = asApiError(err);
           await reporter.fail(e.code, e.message);
         } finally {
@@ -115,7 +134,7 @@ export function startCompute(options: ComputeOptions) {
       await withWorkDir(async (ctx) => {
         const result = await runner.run(task, { ...ctx, progress: () => {} });
         await sendResult(res, result);
-      }, abort.signal);
+      }, abort);
     } finally {
       release();
       completed += 1;
@@ -130,12 +149,12 @@ export function startCompute(options: ComputeOptions) {
         return send(res, 200, health);
       }
       if (req.method !== "POST" || (path !== TASKS_PATH && path !== PROBE_PATH)) throw new ApiError("not_found", `No route ${req.method} ${path}.`);
+      if (stopping) throw new ApiError("compute_unavailable", "This compute instance is shutting down.");
       const body = await readBody(req);
       await verify(req, path, body);
       if (path === PROBE_PATH) {
         const { media } = JSON.parse(body) as { media: TaskRequest["media"] };
-        const abort = new AbortController();
-        return send(res, 200, await withWorkDir((ctx) => probeTask(media, ctx), abort.signal));
+        return send(res, 200, await withWorkDir((ctx) => probeTask(media, ctx), new AbortController()));
       }
       await handleTask(req, res, body);
     } catch (err) {
@@ -145,9 +164,25 @@ export function startCompute(options: ComputeOptions) {
     }
   });
 
+  /**
+   * Stops taking work, aborts what runs (each task's ffmpeg and work directory go with it) and
+   * waits up to `graceMs` for it to end. An async job stopped so reports nothing: the Worker's
+   * watchdog finds the instance gone and queues the job again.
+   */
+  async function stop(graceMs = 10_000): Promise<void> {
+    stopping = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const abort of inFlight.keys()) abort.abort(new ApiError("compute_unavailable", "This compute instance is shutting down."));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(inFlight.values()), new Promise((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+    clearTimeout(timer);
+    server.closeAllConnections();
+    await closed;
+  }
+
   server.listen(options.port, options.host);
   if (options.warm !== false) void warmUp();
-  return server;
+  return Object.assign(server, { stop });
 }
 
 function asApiError(err: unknown): ApiError {
@@ -212,6 +247,12 @@ if (import.meta.main) {
   }
   const port = Number(process.env.COMPUTE_PORT ?? 8788);
   const host = process.env.COMPUTE_HOST ?? "127.0.0.1";
-  startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 2), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });
+  const compute = startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 2), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });
   console.log(`compute listening on http://${host}:${port}`);
+  // A deploy or `npm stop` sends SIGTERM: without this the process died at once and left each
+  // running task's work directory (its whole input video) and the process spawner's socket
+  // directory in the temp folder. process.exit then runs the spawner's own clean-up.
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => void compute.stop().then(closeInferencePool).finally(() => process.exit(0)));
+  }
 }

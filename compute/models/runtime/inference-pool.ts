@@ -99,6 +99,10 @@ export class InferencePool {
   #nextCall = 0;
   #turn = 0;
   #broken: Error | undefined;
+  /** close() was called: no thread starts any more. */
+  #closed = false;
+  /** The threads that have loaded onnxruntime-node. */
+  readonly #ready = new WeakSet<Thread>();
   /**
    * The first session, opened on one thread before the others: onnxruntime-node builds its
    * process-wide runtime on the first session a thread opens, and threads doing that at once can
@@ -154,8 +158,9 @@ export class InferencePool {
 
   #onReply(thread: Thread, reply: PoolReply): void {
     if (reply.type === "ready") {
+      this.#ready.add(thread);
       if (thread.inFlight === 0 && ![...this.#openReplies.keys()].some((k) => k.startsWith(`${thread.id}:`))) thread.worker.unref();
-      if (this.#threads.length < this.size) this.#threads.push(this.#spawn());
+      if (this.#threads.length < this.size && !this.#closed) this.#threads.push(this.#spawn());
       else this.#allStarted();
       return;
     }
@@ -257,6 +262,27 @@ export class InferencePool {
   }
 
   /** The thread with the fewest runs in flight, taking turns among equals. */
+  /**
+   * For a process about to exit: no run or session starts from now on (they fail), the threads
+   * finish what they have (at most `timeoutMs`) and end. Exiting while a thread is inside ONNX
+   * Runtime (a run, a session opening, the binding loading) aborts the process ("terminate called
+   * after throwing an instance of 'Napi::Error'", seen on SIGTERM during compute's warm-up).
+   */
+  async close(timeoutMs = 10_000): Promise<void> {
+    this.#closed = true;
+    this.#broken ??= new Error("The inference threads are closed.");
+    const until = Date.now() + timeoutMs;
+    const busy = () => this.#calls.size > 0 || this.#openReplies.size > 0 || this.#starting();
+    while (busy() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    const threads = this.#threads.splice(0); // ended on purpose: #replace starts no new one
+    await Promise.all(threads.map((t) => t.worker.terminate()));
+  }
+
+  /** Whether a thread is still loading onnxruntime-node (it has not said "ready"). */
+  #starting(): boolean {
+    return this.#threads.some((t) => !this.#ready.has(t));
+  }
+
   #leastBusy(): Thread {
     const n = this.#threads.length;
     let best = this.#threads[this.#turn % n]!;

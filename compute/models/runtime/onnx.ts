@@ -36,6 +36,11 @@ export function inferencePool(): InferencePool {
   return (pool ??= new InferencePool(inferenceThreadCount()));
 }
 
+/** Ends the inference threads, if the process started them, once they finish what they run (InferencePool.close): before the process exits. */
+export function closeInferencePool(): Promise<void> {
+  return pool?.close() ?? Promise.resolve();
+}
+
 /** A float input for a handed-over run (Session.run's `handOver`), reusing spare memory. */
 export function inputArray(length: number): Float32Array {
   return inferencePool().inputArray(length);
