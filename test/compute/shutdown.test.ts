@@ -38,14 +38,14 @@ async function until(what: string, ok: () => boolean | Promise<boolean>, ms = 60
   throw new Error(`timed out waiting for ${what}`);
 }
 
-/** Processes (other than this one) whose environment names `dir` as their temp folder: compute and what it started. */
-async function processesWithTmp(dir: string): Promise<number[]> {
-  const pids: number[] = [];
+/** The command names of the processes (other than this one) whose environment names `dir` as their temp folder: compute and what it started. */
+async function processesWithTmp(dir: string): Promise<string[]> {
+  const names: string[] = [];
   for (const pid of (await readdir("/proc")).filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)) {
     const env = await readFile(`/proc/${pid}/environ`, "latin1").catch(() => "");
-    if (env.split("\0").includes(`TMPDIR=${dir}`)) pids.push(Number(pid));
+    if (env.split("\0").includes(`TMPDIR=${dir}`)) names.push((await readFile(`/proc/${pid}/comm`, "utf8").catch(() => "?")).trim());
   }
-  return pids;
+  return names;
 }
 
 it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's files and the spawner's socket go, no failure reported", async () => {
@@ -87,10 +87,10 @@ it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's fil
     expect(res.status).toBe(202);
     // Mid-job: it has reported progress, and its work directory, the spawner's socket and the
     // ffmpeg processes the spawner started (decoder, encoder) are there.
-    await until("the job to report progress", () => hits.includes(`/internal/jobs/${jobId}/progress`));
+    await until("the job to report progress", () => hits.includes(`/internal/jobs/${jobId}/progress`), 150_000);
     const entries = await readdir(media);
     expect(entries.some((d) => d.startsWith("obscura-task-")) && entries.some((d) => d.startsWith("obscura-spawner-")), entries.join()).toBe(true);
-    expect((await processesWithTmp(media)).length).toBeGreaterThanOrEqual(3);
+    expect(await processesWithTmp(media)).toContain("ffmpeg");
     child.kill("SIGTERM");
     const code = await Promise.race([exited, new Promise<"hung">((r) => setTimeout(() => r("hung"), 20_000))]);
     expect(code, output).toBe(0);
@@ -102,4 +102,4 @@ it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's fil
   } finally {
     child.kill("SIGKILL");
   }
-}, 120_000);
+}, 240_000);
