@@ -252,7 +252,13 @@ if (import.meta.main) {
   // A deploy or `npm stop` sends SIGTERM: without this the process died at once and left each
   // running task's work directory (its whole input video) and the process spawner's socket
   // directory in the temp folder. process.exit then runs the spawner's own clean-up.
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    process.once(signal, () => void compute.stop().then(closeInferencePool).finally(() => process.exit(0)));
-  }
+  // Ctrl-C under `npm start` brings both (SIGINT from the terminal, SIGTERM from the stack): one stop.
+  let exiting = false;
+  const exit = () => {
+    if (exiting) return;
+    exiting = true;
+    void compute.stop().then(closeInferencePool).finally(() => process.exit(0));
+  };
+  process.on("SIGTERM", exit);
+  process.on("SIGINT", exit);
 }

@@ -268,7 +268,7 @@ export class InferencePool {
    * Runtime (a run, a session opening, the binding loading) aborts the process ("terminate called
    * after throwing an instance of 'Napi::Error'", seen on SIGTERM during compute's warm-up).
    */
-  async close(timeoutMs = 10_000): Promise<void> {
+  async close(timeoutMs = 5_000): Promise<void> {
     this.#closed = true;
     this.#broken ??= new Error("The inference threads are closed.");
     const until = Date.now() + timeoutMs;
