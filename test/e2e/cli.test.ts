@@ -3,11 +3,11 @@
 // pixels), what it prints (stdout results, stderr progress and errors), its exit codes, and the
 // credits it spent.
 import { spawn } from "node:child_process";
-import { copyFile, mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Box, Frame } from "../../compute/types.ts";
 import { PHOTOS, faceBoxes, loadPhoto, psnr, sharpness } from "../compute/photos.ts";
 import { makePanZoomVideo } from "../fixtures/make-video.ts";
@@ -57,6 +57,7 @@ beforeAll(async () => {
   const catalog = await expectJson<{ features: Array<{ id: string; credits: number }> }>(await api(account, "/features"), 200);
   price = Object.fromEntries(catalog.features.map((f) => [f.id, f.credits]));
 });
+afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe("obscura CLI against the stack", () => {
   it("image.face-blur on a photo: a JPEG beside it, same size, faces blurred, input untouched; credits --json shows the price spent", async () => {
