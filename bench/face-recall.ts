@@ -3,6 +3,7 @@
 // the group photos and collages. Run: npx node bench/face-recall.ts [--seeds 1-12] [--no-photos] [--sheet out.png]
 // [--jpeg 75] (every scene through a JPEG of that quality first) [--no-faceboxes]
 // [--edge-margin 0.02] (the detector seeing the picture mirrored past its edges by that fraction of its long side)
+// [--range-tile 96] (the last look's own boxes: the full-range detector on tiles of that many px; 0: none)
 // [--size 4032x3024] (every scene at that size, e.g. a phone's 12 MP; default 1280x720 and 1920x1080 alternating)
 // [--faces held-out] (paste the held-out pool of 104 other people's faces instead of the fixtures' 24)
 // [--edges] (faces the frame's edge cuts instead, 35-85 % inside, 14-100 px wide: hidden by the blur
@@ -18,11 +19,14 @@ import type { Box, Frame } from "../compute/types.ts";
 import { EDGE_FACE_WIDTHS, FACE_WIDTHS, edgeScenes, evalScenes, photoScenes, score, scoreEdges, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, "edge-margin": { type: "string" } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
-const chosen = flags["edge-margin"] ? full.withOptions({ edgeMargin: Number(flags["edge-margin"]) }) : full;
+const chosen = full.withOptions({
+  ...(flags["edge-margin"] ? { edgeMargin: Number(flags["edge-margin"]) } : {}),
+  ...(flags["range-tile"] ? { rangeTile: Number(flags["range-tile"]) } : {}),
+});
 const detector = flags.faceboxes ? chosen : new FaceDetector({ ssd: full.ssd, blaze: full.blaze, verifier: full.verifier, retina: full.retina }, chosen.options);
 await detector.load();
 

@@ -28,9 +28,12 @@
 // whole picture, every small box any pass gave from 0.25 that none of this found gets ten looks
 // (the eight above and Face Mesh's face flag at two sizes), weighed together by a fitted logistic
 // model (face-evidence.ts): a JPEG'd face that scores a little in most looks and high in none.
+// The last look has boxes of its own too: the full-range detector (trained for faces far from the
+// camera) on tiles of 96 px seen at 2x, where many a JPEG'd 14 px face no other pass boxes gets one.
 // Chosen on bench/face-recall.ts (faces of 14-64 px pasted onto real scenes, by size and variant,
 // and the fixture photos): the looks were picked on seeds 1-12 and held on seeds 13-24, SSD's
-// threshold picked on the candidates of seeds 1-24 and held on seeds 25-48; pinned by
+// threshold picked on the candidates of seeds 1-24 and held on seeds 25-48, the full-range tiles
+// on the held-out faces' seeds 1-48 and held on their seeds 49-96; pinned by
 // test/compute/face-recall.test.ts.
 import type { Box, Detection, Frame } from "../types.ts";
 import { centreInside, clipBox, edgesCutting, intersection, iou, mirrorPast, nms, overlapOfSmaller, reachesPast, squareTiles } from "./geometry.ts";
@@ -120,6 +123,18 @@ export interface FaceDetectorOptions {
   evidenceRetinaWidth: number;
   evidenceProbability: number;
   /**
+   * The last look's own boxes: the full-range detector on tiles of `rangeTile` frame px seen at
+   * its 192 px (0: none), from `rangeMinScore`, up to `rangeMaxWidth`. Of the held-out faces
+   * missed at JPEG q75 (14-20 px), most had no box from 0.25 in any other pass; these tiles at 96
+   * px give 30 of 47 one from 0.25 (22 at 144 px), 18 from 0.5. From 0.5: 14 px faces 141 -> 148
+   * of 172 (seeds 1-48) and 130 -> 137 of 167 (seeds 49-96), 20 px 146 -> 149 of 162, for 2 and 0
+   * more false boxes; from 0.25 one face more in each half but 4 more false boxes on the fixture
+   * photos (precision 0.919 -> 0.872). Off where the last look is (12 MP photos, video).
+   */
+  rangeTile: number;
+  rangeMaxWidth: number;
+  rangeMinScore: number;
+  /**
    * How far past the frame's edges, as a fraction of its long side (0.02: 26 px at 720p, 38 at
    * 1080p), the detector sees the frame's mirror image: a face the edge cuts (a person entering
    * shot, a crowd cropped) meets its mirror image there and reads as a whole one. The inside of the
@@ -180,6 +195,9 @@ const DEFAULTS: FaceDetectorOptions = {
   evidenceScore: 0.25,
   evidenceRetinaWidth: 40,
   evidenceProbability: 0.5,
+  rangeTile: 96,
+  rangeMaxWidth: 40,
+  rangeMinScore: 0.5,
   edgeMargin: 0.02,
 };
 
@@ -323,8 +341,10 @@ export class FaceDetector {
     const cap = o.blazeMaxFraction * sides[sides.length - 1]!;
     const middleCap = o.blazeMaxFraction * sides[0]!;
     let retinaFaces: Promise<Detection[]> = Promise.resolve([]);
-    // Every small box from evidenceScore, for the last look.
+    // Every small box from evidenceScore, for the last look, and the last look's own.
     const weak: Array<Promise<Detection[]>> = [];
+    const lookingLast = lastLook && this.retinaScale(width, height) !== undefined;
+    const range = lookingLast && this.verifier && o.rangeTile > 0 ? this.rangeBoxes(frame, margin) : Promise.resolve([]);
     if (this.blaze) {
       const blaze = this.blaze;
       // The small-face tiles picked (all of them when smallFaces is true): RetinaFace looks where they do.
@@ -394,7 +414,7 @@ export class FaceDetector {
     // showed it instead of 1), the other box being BlazeFace's, square and on the lower face.
     const found = [...larger, ...(await boxesSure).filter((d) => !inside(d)), ...(await this.confirmed(frame, (await small).filter((d) => !known(d)), needLooks))];
     found.push(...(await this.retinaConfirmed(frame, await retinaFaces, found)));
-    if (lastLook && this.retinaScale(width, height) !== undefined) found.push(...(await this.lastLook(frame, nms((await Promise.all(weak)).flat()), found, evidence)));
+    if (lookingLast) found.push(...(await this.lastLook(frame, nms([...(await Promise.all(weak)).flat(), ...(await range)]), found, evidence)));
     // A box reaching well past two edges at once lies in a corner the frame is mirrored across
     // both ways, where anything becomes four-fold symmetric, as a face is: SSD took a dark corner
     // of the astronaut photo for a face there (0.28, from its edge-cut threshold of 0.25).
@@ -567,6 +587,12 @@ export class FaceDetector {
     const found = await this.blaze!.detectTiles(frame, this.smallSide(frame.width, frame.height), 0.25, Math.min(o.smallCandidateScore, o.evidenceScore), only, margin);
     const cap = this.smallFaceCap(frame.width, frame.height);
     return found.filter((d) => d.width <= cap);
+  }
+
+  /** The full-range detector's boxes up to rangeMaxWidth on tiles of rangeTile px, from rangeMinScore: only the last look takes them. */
+  private async rangeBoxes(frame: Frame, margin: number): Promise<Detection[]> {
+    const o = this.options;
+    return (await this.verifier!.detectTiles(frame, o.rangeTile, 0.25, o.evidenceScore, undefined, margin)).filter((d) => d.width <= o.rangeMaxWidth && d.score >= o.rangeMinScore);
   }
 
   /** Of the small-face tiles' boxes, the candidates for the looks. */
