@@ -68,6 +68,8 @@ interface Thread {
   id: number;
   /** Whether it ever answered (a thread that dies before is not replaced: its replacement would die too). */
   answered: boolean;
+  /** Whether it has loaded onnxruntime-node (said "ready"): exiting before aborts the process (InferencePool.close). */
+  ready: boolean;
   worker: Worker;
   inFlight: number;
 }
@@ -101,8 +103,6 @@ export class InferencePool {
   #broken: Error | undefined;
   /** close() was called: no thread starts any more. */
   #closed = false;
-  /** The threads that have loaded onnxruntime-node. */
-  readonly #ready = new WeakSet<Thread>();
   /**
    * The first session, opened on one thread before the others: onnxruntime-node builds its
    * process-wide runtime on the first session a thread opens, and threads doing that at once can
@@ -129,7 +129,7 @@ export class InferencePool {
 
   #spawn(): Thread {
     const worker = new Worker(new URL("./inference-worker.ts", import.meta.url), { workerData: { nice: workNice() } satisfies InferenceWorkerData });
-    const thread: Thread = { id: this.#nextThread++, worker, inFlight: 0, answered: false };
+    const thread: Thread = { id: this.#nextThread++, worker, inFlight: 0, answered: false, ready: false };
     thread.worker.on("message", (reply: PoolReply) => this.#onReply(thread, reply));
     const fail = (err: Error) => this.#replace(thread, err);
     thread.worker.on("error", (err) => fail(new Error(`An inference thread failed: ${err.message}`)));
@@ -158,7 +158,7 @@ export class InferencePool {
 
   #onReply(thread: Thread, reply: PoolReply): void {
     if (reply.type === "ready") {
-      this.#ready.add(thread);
+      thread.ready = true;
       if (thread.inFlight === 0 && ![...this.#openReplies.keys()].some((k) => k.startsWith(`${thread.id}:`))) thread.worker.unref();
       if (this.#threads.length < this.size && !this.#closed) this.#threads.push(this.#spawn());
       else this.#allStarted();
@@ -261,7 +261,6 @@ export class InferencePool {
     return buffer ? new Float32Array(buffer) : new Float32Array(length);
   }
 
-  /** The thread with the fewest runs in flight, taking turns among equals. */
   /**
    * For a process about to exit: no run or session starts from now on (they fail), the threads
    * finish what they have (at most `timeoutMs`) and end. Exiting while a thread is inside ONNX
@@ -278,11 +277,12 @@ export class InferencePool {
     await Promise.all(threads.map((t) => t.worker.terminate()));
   }
 
-  /** Whether a thread is still loading onnxruntime-node (it has not said "ready"). */
+  /** Whether a thread is still loading onnxruntime-node. */
   #starting(): boolean {
-    return this.#threads.some((t) => !this.#ready.has(t));
+    return this.#threads.some((t) => !t.ready);
   }
 
+  /** The thread with the fewest runs in flight, taking turns among equals. */
   #leastBusy(): Thread {
     const n = this.#threads.length;
     let best = this.#threads[this.#turn % n]!;
