@@ -1,6 +1,6 @@
 // The face detector's networks, and the detector itself, on each ONNX Runtime execution provider:
 // ms per call, how far each provider's outputs are from the CPU's, and whether the detector finds
-// the same faces. For GPU hosts (README, "GPU"): each provider runs in its own process, so a
+// the same faces. For GPU hosts (README, "Runtime settings"): each provider runs in its own process, so a
 // provider that cannot load fails its row instead of falling back to the CPU unseen.
 //   npx node bench/providers.ts [--providers cpu,webgpu] [--rounds 10] [--threads N]
 // --threads: inference threads per process (OBSCURA_INFERENCE_THREADS; default the service's).

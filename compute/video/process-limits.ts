@@ -3,7 +3,7 @@
 // one failed task, never the instance. The CPU budget scales with the work the probed video
 // declares, so a small file gets seconds and a legitimate 4K/600 s video still passes.
 //
-// Measured with Debian's ffmpeg 5.1 on a 2-core machine (README, "Video decoding"), per megapixel
+// Measured with Debian's ffmpeg 5.1 on a 2-core machine (README, "Untrusted media"), per megapixel
 // of one frame: decoding to rgb24 0.025 CPU-s (H.264 4K at 1.1 Gbit/s), 0.05 (HEVC 4K); encoding
 // with libx264 veryfast 0.07 (4K noise, the worst case). Address space at the most threads a
 // 16-core host gives them: 2.2 GB (HEVC 4K decode, 17 threads), 3.9 GB (x264 4K encode, 24 threads).
