@@ -97,8 +97,9 @@ export interface FaceDetectorOptions {
   maxTiles: number;
   /**
    * RetinaFace sees the frame enlarged `retinaScale` times (less where that would take more than
-   * `retinaMaxViews` views; not at all under `retinaMinScale`: 12 MP photos and 4K video, where a
-   * 14 px face would stay under its smallest anchor, 16 px, and its views cost most);
+   * `retinaMaxViews` views; not at all under `retinaMinScale`: photos from about 5 MP (2720x1814)
+   * and 4K video, where a 14 px face would stay under its smallest anchor, 16 px, and its views
+   * cost most);
    * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
    * its scores on crops 3x and 4x their size reaches `retinaConfirmScore`.
    */
@@ -129,7 +130,9 @@ export interface FaceDetectorOptions {
    * px give 30 of 47 one from 0.25 (22 at 144 px), 18 from 0.5. From 0.5: 14 px faces 141 -> 148
    * of 172 (seeds 1-48) and 130 -> 137 of 167 (seeds 49-96), 20 px 146 -> 149 of 162, for 2 and 0
    * more false boxes; from 0.25 one face more in each half but 4 more false boxes on the fixture
-   * photos (precision 0.919 -> 0.872). Off where the last look is (12 MP photos, video).
+   * photos (precision 0.919 -> 0.872). Off where the last look is (photos from about 5 MP, video).
+   * Their number grows with the picture: on a 2.5 MP photo (~490 tiles) they cost three fifths more
+   * detection, on a 720p one a fifth (README, Benchmarks).
    */
   rangeTile: number;
   rangeMaxWidth: number;
@@ -311,7 +314,7 @@ export class FaceDetector {
    * costs a third more of a photo's detection, which video's frame budget does not have, video's
    * tracks carry a face between the runs that find it, and on the leak clips at CRF 35 it showed a
    * face in more frames, not fewer (bench/video-leaks.ts: 39 against 34, README). It also stays off where RetinaFace
-   * does (12 MP photos, 4K). `evidence` gets its candidates with their looks, found or not
+   * does (photos from about 5 MP, 4K). `evidence` gets its candidates with their looks, found or not
    * (bench/fit-face-evidence.ts).
    */
   async detect(frame: Frame, options: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void } = {}): Promise<Detection[]> {
