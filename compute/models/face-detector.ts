@@ -97,15 +97,20 @@ export interface FaceDetectorOptions {
   maxTiles: number;
   /**
    * RetinaFace sees the frame enlarged `retinaScale` times (less where that would take more than
-   * `retinaMaxViews` views; not at all under `retinaMinScale`: photos from about 5 MP (2720x1814)
-   * and 4K video, where a 14 px face would stay under its smallest anchor, 16 px, and its views
-   * cost most);
+   * `retinaMaxViews` views; not at all under `retinaMinScale`: photos over about 8 MP (3400x2267,
+   * 12 MP), where a 14 px face would stay well under its smallest anchor, 16 px, and its views cost
+   * most). With the pass go the last look and its full-range tiles: at 1.25 they stopped from
+   * about 5 MP, and there a JPEG'd photo's 14 px faces fell from 0.92 (2560x1440) to 0.74
+   * (2720x1814, held-out seeds 201-204 at q75); at 1.0 (seen at 1.024x) 0.86, for twice the CPU.
+   * Video's runs keep `videoRetinaMinScale` (1.25): at 4K (1.024x) the pass took a frame from 4346
+   * to 5385 CPU ms, for what no 4K clip has measured;
    * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
    * its scores on crops 3x and 4x their size reaches `retinaConfirmScore`.
    */
   retinaScale: number;
   retinaMaxViews: number;
   retinaMinScale: number;
+  videoRetinaMinScale: number;
   retinaCandidateScore: number;
   retinaMaxWidth: number;
   retinaConfirmScore: number;
@@ -130,7 +135,7 @@ export interface FaceDetectorOptions {
    * px give 30 of 47 one from 0.25 (22 at 144 px), 18 from 0.5. From 0.5: 14 px faces 141 -> 148
    * of 172 (seeds 1-48) and 130 -> 137 of 167 (seeds 49-96), 20 px 146 -> 149 of 162, for 2 and 0
    * more false boxes; from 0.25 one face more in each half but 4 more false boxes on the fixture
-   * photos (precision 0.919 -> 0.872). Off where the last look is (photos from about 5 MP, video).
+   * photos (precision 0.919 -> 0.872). Off where the last look is (photos over about 8 MP, video).
    * Their number grows with the picture: on a 2.5 MP photo (~490 tiles) they cost three fifths more
    * detection, on a 720p one a fifth (README, Benchmarks).
    */
@@ -191,7 +196,8 @@ const DEFAULTS: FaceDetectorOptions = {
   boxesRelookScore: 0.5,
   retinaScale: 2,
   retinaMaxViews: 32,
-  retinaMinScale: 1.25,
+  retinaMinScale: 1.0,
+  videoRetinaMinScale: 1.25,
   retinaCandidateScore: 0.3,
   retinaMaxWidth: 24,
   retinaConfirmScore: 0.5,
@@ -314,7 +320,7 @@ export class FaceDetector {
    * costs a third more of a photo's detection, which video's frame budget does not have, video's
    * tracks carry a face between the runs that find it, and on the leak clips at CRF 35 it showed a
    * face in more frames, not fewer (bench/video-leaks.ts: 39 against 34, README). It also stays off where RetinaFace
-   * does (photos from about 5 MP, 4K). `evidence` gets its candidates with their looks, found or not
+   * does (photos over about 8 MP). `evidence` gets its candidates with their looks, found or not
    * (bench/fit-face-evidence.ts).
    */
   async detect(frame: Frame, options: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void } = {}): Promise<Detection[]> {
@@ -447,7 +453,8 @@ export class FaceDetector {
   /** RetinaFace's small boxes from evidenceScore (or retinaCandidateScore, the lower), on the frame enlarged (retinaScale) in the views `only` picks. */
   private async retinaBoxes(frame: Frame, only?: (view: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
-    const scale = this.retinaScale(frame.width, frame.height);
+    // Only video's runs pick views.
+    const scale = this.retinaScale(frame.width, frame.height, only !== undefined);
     if (scale === undefined) return [];
     const width = Math.max(o.retinaMaxWidth, o.evidenceRetinaWidth);
     return (await this.retina!.detect(frame, scale, Math.min(o.retinaCandidateScore, o.evidenceScore), only)).filter((d) => d.width <= width);
@@ -504,12 +511,12 @@ export class FaceDetector {
     return (left || right || top || bottom) && Math.max(d.width, d.height) <= 0.5 * Math.min(width, height);
   }
 
-  /** RetinaFace's enlargement for this frame: retinaScale, less where it would take more than retinaMaxViews views; none under retinaMinScale. */
-  private retinaScale(width: number, height: number): number | undefined {
+  /** RetinaFace's enlargement for this frame: retinaScale, less where it would take more than retinaMaxViews views; none under retinaMinScale (videoRetinaMinScale for video's runs). */
+  private retinaScale(width: number, height: number, video = false): number | undefined {
     const o = this.options;
     let scale = o.retinaScale;
     while (RetinaFaceModel.views(Math.round(width * scale), Math.round(height * scale)).length > o.retinaMaxViews) scale /= 1.25;
-    return scale < o.retinaMinScale ? undefined : scale;
+    return scale < (video ? o.videoRetinaMinScale : o.retinaMinScale) ? undefined : scale;
   }
 
   /** FaceBoxes' enlargement for this frame: boxesScale, less where it would take more than boxesMaxViews views. */
