@@ -102,8 +102,8 @@ export interface FaceDetectorOptions {
    * most). With the pass go the last look and its full-range tiles: at 1.25 they stopped from
    * about 5 MP, and there a JPEG'd photo's 14 px faces fell from 0.92 (2560x1440) to 0.74
    * (2720x1814, held-out seeds 201-204 at q75); at 1.0 (seen at 1.024x) 0.86, for twice the CPU.
-   * Video's runs keep `videoRetinaMinScale` (1.25): at 4K (1.024x) the pass took a frame from 4346
-   * to 5385 CPU ms, for what no 4K clip has measured;
+   * Video's runs keep `videoRetinaMinScale` (1.25): at 4K (1.024x) the pass would take a frame
+   * from 4346 to 5385 CPU ms, and no 4K clip measures what it would find;
    * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
    * its scores on crops 3x and 4x their size reaches `retinaConfirmScore`.
    */
