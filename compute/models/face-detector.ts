@@ -352,7 +352,9 @@ export class FaceDetector {
     let retinaFaces: Promise<Detection[]> = Promise.resolve([]);
     // Every small box from evidenceScore, for the last look, and the last look's own.
     const weak: Array<Promise<Detection[]>> = [];
-    const lookingLast = lastLook && this.retinaScale(width, height) !== undefined;
+    // RetinaFace's enlargement: video's runs (they pick their small-face tiles) have their own floor.
+    const retinaScale = this.retinaScale(width, height, typeof smallFaces === "function");
+    const lookingLast = lastLook && retinaScale !== undefined;
     const range = lookingLast && this.verifier && o.rangeTile > 0 ? this.rangeBoxes(frame, margin) : Promise.resolve([]);
     if (this.blaze) {
       const blaze = this.blaze;
@@ -367,7 +369,7 @@ export class FaceDetector {
       }
       if (smallFaces && this.retina) {
         const within = (view: Box) => picked.some((t) => intersection(t, view) > 0);
-        const boxes = small.then(() => this.retinaBoxes(frame, pick ? within : undefined));
+        const boxes = small.then(() => this.retinaBoxes(frame, retinaScale, pick ? within : undefined));
         weak.push(boxes);
         retinaFaces = boxes.then((found) => found.filter((d) => d.score >= o.retinaCandidateScore && d.width <= o.retinaMaxWidth));
       }
@@ -450,11 +452,9 @@ export class FaceDetector {
     return (await Promise.all([inside, mirrored])).flat();
   }
 
-  /** RetinaFace's small boxes from evidenceScore (or retinaCandidateScore, the lower), on the frame enlarged (retinaScale) in the views `only` picks. */
-  private async retinaBoxes(frame: Frame, only?: (view: Box) => boolean): Promise<Detection[]> {
+  /** RetinaFace's small boxes from evidenceScore (or retinaCandidateScore, the lower), on the frame enlarged `scale` times (none: no pass) in the views `only` picks. */
+  private async retinaBoxes(frame: Frame, scale: number | undefined, only?: (view: Box) => boolean): Promise<Detection[]> {
     const o = this.options;
-    // Only video's runs pick views.
-    const scale = this.retinaScale(frame.width, frame.height, only !== undefined);
     if (scale === undefined) return [];
     const width = Math.max(o.retinaMaxWidth, o.evidenceRetinaWidth);
     return (await this.retina!.detect(frame, scale, Math.min(o.retinaCandidateScore, o.evidenceScore), only)).filter((d) => d.width <= width);
