@@ -1,6 +1,10 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
+// Test files that load onnxruntime-node themselves, before any compute module, would otherwise
+// start its telemetry (compute/models/runtime/no-telemetry.ts); the suites' processes inherit this.
+process.env.ORT_DISABLE_TELEMETRY ??= "1";
+
 // Five suites: the Worker inside real workerd (Miniflare bindings), the compute service's
 // layers in Node on real photos, the SDK's Node-only parts (the CLI), the operator scripts, and
 // end-to-end tests against the started local stack.

@@ -10,6 +10,7 @@
 // did FaceBoxes (a 1024 px view: 35.6 ms in int8 against 23.9 in float, one thread, side by side).
 import onnxProto from "onnx-proto";
 import type { onnx as proto } from "onnx-proto";
+import "../runtime/no-telemetry.ts"; // before onnxruntime-node
 import * as ort from "onnxruntime-node";
 import { ONNX_OPSET } from "./onnx-writer.ts";
 

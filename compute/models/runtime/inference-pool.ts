@@ -14,6 +14,7 @@
 // 100 MB). A thread that dies fails its runs in flight and is replaced; the sessions are reopened
 // on the new one.
 import { Worker } from "node:worker_threads";
+import "./no-telemetry.ts"; // before onnxruntime-node
 import * as ort from "onnxruntime-node";
 import type { OnnxProvider } from "../../config.ts";
 import { workNice } from "../../priority.ts";

@@ -11,6 +11,7 @@
 //   package holds the CPU and WebGPU providers; CUDA's is a separate download (README). Where one
 //   cannot load, the session is created on the providers after it, with a warning logged once per
 //   process.
+import "./no-telemetry.ts"; // before onnxruntime-node
 import * as ort from "onnxruntime-node";
 import { availableParallelism } from "node:os";
 import { loadModelConfig, type OnnxProvider } from "../../config.ts";
