@@ -1,10 +1,8 @@
 // The compute service: runs features on media for the Worker. Every request must carry the
 // Worker's signature. Sync tasks answer with the result; async tasks (with a callback URL)
 // answer 202 and report progress, result or failure by signed callbacks.
-import { mkdtemp, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createReadStream } from "node:fs";
 import { ApiError, errorEnvelope } from "../schema/errors.ts";
 import { DETECTIONS_PART, HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, RESULT_DURATION_HEADER, RESULT_PART, TASKS_PATH, verifyRequest, type ComputeHealth, type TaskRequest } from "../schema/compute-protocol.ts";
@@ -16,6 +14,7 @@ import { loadTasks, modelStatuses, probeTask, warmUp } from "./tasks/index.ts";
 import { checkMediaTools, ffmpegPath } from "./video/binaries.ts";
 import { checkSandbox } from "./video/sandbox.ts";
 import type { TaskContext, TaskResult } from "./tasks/types.ts";
+import { makeWorkDir, removeLeftWorkDirs } from "./work-dirs.ts";
 
 const MAX_REQUEST_BYTES = 64 * 1024;
 
@@ -62,7 +61,7 @@ export function startCompute(options: ComputeOptions): ComputeServer {
 
   async function withWorkDir<T>(fn: (ctx: Omit<TaskContext, "progress">) => Promise<T>, abort: AbortController): Promise<T> {
     const work = (async () => {
-      const workDir = await mkdtemp(join(tmpdir(), "obscura-task-"));
+      const workDir = await makeWorkDir();
       try {
         return await fn({ workDir, signal: abort.signal });
       } finally {
@@ -245,6 +244,8 @@ if (import.meta.main) {
     console.error((err as Error).message);
     process.exit(1);
   }
+  const left = await removeLeftWorkDirs();
+  if (left.length > 0) console.log(`compute removed ${left.length} work director${left.length === 1 ? "y" : "ies"} left by a compute that was killed`);
   const port = Number(process.env.COMPUTE_PORT ?? 8788);
   const host = process.env.COMPUTE_HOST ?? "127.0.0.1";
   const compute = startCompute({ port, host, secret, concurrency: Number(process.env.COMPUTE_CONCURRENCY ?? 2), maxWaiting: Number(process.env.COMPUTE_MAX_WAITING ?? 64) });

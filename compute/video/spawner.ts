@@ -47,6 +47,8 @@ export class ProcessSpawner {
   #nextId = 1;
   readonly #tools = new Map<number, Tracked>();
   #server: Promise<{ server: Server; path: string }> | undefined;
+  /** The folder of the socket the pairs are made through, once made. */
+  #socketDir: string | undefined;
   #pairing: Promise<unknown> = Promise.resolve();
 
   /** Forks the spawner now (cheap while compute is small), unless it runs. */
@@ -54,6 +56,7 @@ export class ProcessSpawner {
     if (this.#child) return;
     const child = fork(CHILD, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.#child = child;
+    this.#tellSocketDir();
     child.on("message", (event: SpawnerEvent) => {
       const tool = this.#tools.get(event.id);
       if (!tool) return;
@@ -155,7 +158,18 @@ export class ProcessSpawner {
     await once(server, "listening");
     server.unref();
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    this.#socketDir = dir;
+    this.#tellSocketDir();
     return { server, path };
+  }
+
+  /**
+   * The spawner removes the socket's folder when this process is gone: a process killed by a
+   * signal it does not handle (SIGKILL, vitest's workers at the end, a bench stopped) never runs
+   * its 'exit' listeners, and left one folder in the temp folder each time.
+   */
+  #tellSocketDir(): void {
+    if (this.#socketDir && this.#child?.connected) this.#child.send({ type: "socket-dir", dir: this.#socketDir } satisfies SpawnerRequest);
   }
 }
 

@@ -1,9 +1,10 @@
 // A compute instance told to stop (SIGTERM: a deploy, `npm stop`) while a video job runs leaves
 // nothing behind: the job's ffmpeg processes end, its work directory and the process spawner's
 // socket directory go, the process exits 0 promptly, and no failure is reported for the job, so the
-// Worker's watchdog queues it again for another instance instead of failing it.
+// Worker's watchdog queues it again for another instance instead of failing it. One that starts
+// removes the work directories a killed one left.
 import { spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -48,7 +49,7 @@ async function processesWithTmp(dir: string): Promise<string[]> {
   return names;
 }
 
-it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's files and the spawner's socket go, no failure reported", async () => {
+it("at start, removes a killed compute's work directory; SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's files and the spawner's socket go, no failure reported", async () => {
   temp = await mkdtemp(join(tmpdir(), "obscura-shutdown-test-"));
   const video = await readFile(await makePanZoomVideo({ outPath: join(temp, "clip.mp4"), seconds: 8 }));
   const media = await mkdtemp(join(temp, "compute-"));
@@ -60,6 +61,13 @@ it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's fil
   }).listen(0, "127.0.0.1");
   await new Promise<void>((r) => peer!.once("listening", () => r()));
   const peerUrl = `http://127.0.0.1:${(peer.address() as AddressInfo).port}`;
+
+  // What a compute killed earlier left (its pid is gone), and a live process's running task.
+  const gone = spawn("/bin/true");
+  await new Promise((r) => gone.once("exit", r));
+  await mkdir(join(media, `obscura-task-${gone.pid}-aB3dE9`));
+  await writeFile(join(media, `obscura-task-${gone.pid}-aB3dE9`, "input.mp4"), video);
+  await mkdir(join(media, `obscura-task-${process.pid}-Zz0912`));
 
   const port = await freePort();
   const child = spawn(process.execPath, ["compute/server.ts"], {
@@ -73,6 +81,9 @@ it("SIGTERM during a video job: exits 0, its ffmpeg processes end, the job's fil
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   try {
     await until("compute to listen", () => output.includes("compute listening"));
+    // At start it removed the killed compute's work directory, and only that.
+    expect((await readdir(media)).filter((e) => e.startsWith("obscura-task-"))).toEqual([`obscura-task-${process.pid}-Zz0912`]);
+    await rm(join(media, `obscura-task-${process.pid}-Zz0912`), { recursive: true });
     const jobId = "job_shutdown";
     const task = {
       task_id: jobId,

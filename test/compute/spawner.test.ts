@@ -4,6 +4,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { ffmpegPath, startMediaProcess } from "../../compute/video/ffmpeg.ts";
@@ -55,15 +57,23 @@ describe("the process spawner", () => {
     expect((await next.exited).code).toBe(0);
   });
 
-  it("kills its tools when the process that started them dies (SIGKILL)", async () => {
-    const owner = spawn(process.execPath, [path.join(import.meta.dirname, "../fixtures/spawn-and-wait.ts")], { stdio: ["ignore", "pipe", "inherit"] });
-    const [line] = (await once(owner.stdout!, "data")) as [Buffer];
-    const tool = Number(line.toString().trim());
-    expect(existsSync(`/proc/${tool}`)).toBe(true);
-    owner.kill("SIGKILL");
-    await once(owner, "exit");
-    for (let i = 0; i < 50 && existsSync(`/proc/${tool}`); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(`/proc/${tool}`)).toBe(false);
+  it("kills its tools and removes its socket folder when the process that started them dies (SIGKILL)", async () => {
+    const temp = await mkdtemp(path.join(tmpdir(), "obscura-spawner-test-"));
+    try {
+      const owner = spawn(process.execPath, [path.join(import.meta.dirname, "../fixtures/spawn-and-wait.ts")], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, TMPDIR: temp } });
+      const [line] = (await once(owner.stdout!, "data")) as [Buffer];
+      const tool = Number(line.toString().trim());
+      expect(existsSync(`/proc/${tool}`)).toBe(true);
+      expect((await readdir(temp)).filter((d) => d.startsWith("obscura-spawner-"))).toHaveLength(1);
+      owner.kill("SIGKILL"); // no 'exit' listener of the owner runs
+      await once(owner, "exit");
+      for (let i = 0; i < 50 && existsSync(`/proc/${tool}`); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(existsSync(`/proc/${tool}`)).toBe(false);
+      for (let i = 0; i < 50 && (await readdir(temp)).some((d) => d.startsWith("obscura-spawner-")); i++) await new Promise((r) => setTimeout(r, 100));
+      expect((await readdir(temp)).filter((d) => d.startsWith("obscura-spawner-"))).toEqual([]);
+    } finally {
+      await rm(temp, { recursive: true, force: true });
+    }
   });
 
   it("reports a tool that cannot be started, without a pid", async () => {

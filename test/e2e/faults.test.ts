@@ -2,7 +2,7 @@
 // supervisor of scripts/start.ts restarts it, the Worker answers every request meanwhile, the
 // job's watchdog (no heartbeat for 90 s) re-dispatches it, and the job ends completed and charged
 // exactly once, or failed and refunded in full; never stuck, never charged twice.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
@@ -50,6 +50,9 @@ it("SIGKILL of compute during a video job: the API keeps answering, compute rest
   }
   expect(answered.every((s) => s === 200)).toBe(true);
   expect((await readStack()).computePids[0]).not.toBe(killed);
+
+  // The restarted compute removed the work directory (the job's input) the killed one left.
+  expect((await readdir(tmpdir())).filter((name) => name.startsWith(`obscura-task-${killed}-`))).toEqual([]);
 
   const done = await job;
   console.log(`fault test: compute pid ${killed} killed; job ${done.status}${done.error ? ` (${done.error.code})` : ""}; /me answered ${answered.length}/${answered.length} polls`);
