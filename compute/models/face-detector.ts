@@ -99,9 +99,12 @@ export interface FaceDetectorOptions {
    * RetinaFace sees the frame enlarged `retinaScale` times (less where that would take more than
    * `retinaMaxViews` views; not at all under `retinaMinScale`: photos over about 8 MP (3400x2267,
    * 12 MP), where a 14 px face would stay well under its smallest anchor, 16 px, and its views cost
-   * most). With the pass go the last look and its full-range tiles: at 1.25 they stopped from
-   * about 5 MP, and there a JPEG'd photo's 14 px faces fell from 0.92 (2560x1440) to 0.74
-   * (2720x1814, held-out seeds 201-204 at q75); at 1.0 (seen at 1.024x) 0.86, for twice the CPU.
+   * most). With the pass go the full-range tiles: at 1.25 they stopped from about 5 MP, and there
+   * a JPEG'd photo's 14 px faces fell from 0.92 (2560x1440) to 0.74 (2720x1814, held-out seeds
+   * 201-204 at q75); at 1.0 (seen at 1.024x) 0.86, for twice the CPU. The last look runs on every
+   * photo, without them past 8 MP (it stopped there too until 2026-11-29: at 12 MP, held-out seeds
+   * 201-208 at q75, 14 px 188 -> 194 of 223, no false box more, for a tenth to a sixth more
+   * detection CPU; see evidenceLargePhotoWidth).
    * Video's runs keep `videoRetinaMinScale` (1.25): at 4K (1.024x) the pass would take a frame
    * from 4346 to 5385 CPU ms, and no 4K clip measures what it would find;
    * its boxes up to `retinaMaxWidth` frame px from `retinaCandidateScore` are faces when the mean of
@@ -123,10 +126,15 @@ export interface FaceDetectorOptions {
    * their ten looks reaches `evidenceProbability`, the model's even odds (0.5). On the fixture
    * photos it adds one box, on no face (skin between two faces of the tiny-faces collage, 0.96);
    * without Face Mesh's looks it added a second at 0.56 (dark hair beside a face), and its bar was
-   * 0.6 to keep those photos' precision over the 0.9 test/compute/models.test.ts asks.
+   * 0.6 to keep those photos' precision over the 0.9 test/compute/models.test.ts asks. Where
+   * RetinaFace's own pass is off (photos over about 8 MP) it takes boxes up to
+   * `evidenceLargePhotoWidth` only: there it is for the small faces (28 px and up were 0.99
+   * without it), and on bench/images.ts' 12 MP photo (group1 enlarged, whose hair and hands give
+   * many boxes of 40-128 px) all of them took its detection CPU up a third, these a twentieth.
    */
   evidenceScore: number;
   evidenceRetinaWidth: number;
+  evidenceLargePhotoWidth: number;
   evidenceProbability: number;
   /**
    * The last look's own boxes: the full-range detector on tiles of `rangeTile` frame px seen at
@@ -135,7 +143,7 @@ export interface FaceDetectorOptions {
    * px give 30 of 47 one from 0.25 (22 at 144 px), 18 from 0.5. From 0.5: 14 px faces 141 -> 148
    * of 172 (seeds 1-48) and 130 -> 137 of 167 (seeds 49-96), 20 px 146 -> 149 of 162, for 2 and 0
    * more false boxes; from 0.25 one face more in each half but 4 more false boxes on the fixture
-   * photos (precision 0.919 -> 0.872). Off where the last look is (photos over about 8 MP, video).
+   * photos (precision 0.919 -> 0.872). Off where RetinaFace's pass is (photos over about 8 MP, video).
    * Their number grows with the picture: on a 2.5 MP photo (~490 tiles) they cost three fifths more
    * detection, on a 720p one a fifth (README, Benchmarks).
    */
@@ -203,6 +211,7 @@ const DEFAULTS: FaceDetectorOptions = {
   retinaConfirmScore: 0.5,
   evidenceScore: 0.25,
   evidenceRetinaWidth: 40,
+  evidenceLargePhotoWidth: 40,
   evidenceProbability: 0.5,
   rangeTile: 96,
   rangeMaxWidth: 40,
@@ -319,9 +328,8 @@ export class FaceDetector {
    * `lastLook` (lastLook below) is on for a whole picture by default and off for video's runs: it
    * costs a third more of a photo's detection, which video's frame budget does not have, video's
    * tracks carry a face between the runs that find it, and on the leak clips at CRF 35 it showed a
-   * face in more frames, not fewer (bench/video-leaks.ts: 39 against 34, README). It also stays off where RetinaFace
-   * does (photos over about 8 MP). `evidence` gets its candidates with their looks, found or not
-   * (bench/fit-face-evidence.ts).
+   * face in more frames, not fewer (bench/video-leaks.ts: 39 against 34, README). `evidence` gets
+   * its candidates with their looks, found or not (bench/fit-face-evidence.ts).
    */
   async detect(frame: Frame, options: { smallFaces?: boolean | ((tile: Box) => boolean); lastLook?: boolean; evidence?: (looked: LookedCandidate[]) => void } = {}): Promise<Detection[]> {
     try {
@@ -354,8 +362,8 @@ export class FaceDetector {
     const weak: Array<Promise<Detection[]>> = [];
     // RetinaFace's enlargement: video's runs (they pick their small-face tiles) have their own floor.
     const retinaScale = this.retinaScale(width, height, typeof smallFaces === "function");
-    const lookingLast = lastLook && retinaScale !== undefined;
-    const range = lookingLast && this.verifier && o.rangeTile > 0 ? this.rangeBoxes(frame, margin) : Promise.resolve([]);
+    // The full-range tiles go with RetinaFace's pass (their number grows with the picture: ~2,300 at 12 MP).
+    const range = lastLook && retinaScale !== undefined && this.verifier && o.rangeTile > 0 ? this.rangeBoxes(frame, margin) : Promise.resolve([]);
     if (this.blaze) {
       const blaze = this.blaze;
       // The small-face tiles picked (all of them when smallFaces is true): RetinaFace looks where they do.
@@ -425,7 +433,11 @@ export class FaceDetector {
     // showed it instead of 1), the other box being BlazeFace's, square and on the lower face.
     const found = [...larger, ...(await boxesSure).filter((d) => !inside(d)), ...(await this.confirmed(frame, (await small).filter((d) => !known(d)), needLooks))];
     found.push(...(await this.retinaConfirmed(frame, await retinaFaces, found)));
-    if (lookingLast) found.push(...(await this.lastLook(frame, nms([...(await Promise.all(weak)).flat(), ...(await range)]), found, evidence)));
+    if (lastLook) {
+      const widest = retinaScale === undefined ? o.evidenceLargePhotoWidth : Infinity;
+      const boxes = nms([...(await Promise.all(weak)).flat(), ...(await range)]).filter((d) => d.width <= widest);
+      found.push(...(await this.lastLook(frame, boxes, found, evidence)));
+    }
     // A box reaching well past two edges at once lies in a corner the frame is mirrored across
     // both ways, where anything becomes four-fold symmetric, as a face is: SSD took a dark corner
     // of the astronaut photo for a face there (0.28, from its edge-cut threshold of 0.25).
