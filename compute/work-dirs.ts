@@ -6,9 +6,11 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isRunning } from "./pids.ts";
 
 const PREFIX = "obscura-task-";
-const NAME = /^obscura-task-(\d+)-[A-Za-z0-9]{6}$/;
+/** A work directory's name: the prefix, its compute's pid and mkdtemp's six characters. */
+const NAME = new RegExp(`^${PREFIX}(\\d+)-[A-Za-z0-9]{6}$`);
 
 export function makeWorkDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), `${PREFIX}${process.pid}-`));
@@ -19,20 +21,12 @@ export function makeWorkDir(): Promise<string> {
  * directories that no running process owns. Instances sharing one temp folder must share a pid
  * namespace (another container's pids look gone from here). Returns the names removed.
  */
-export async function removeLeftWorkDirs(folder = tmpdir()): Promise<string[]> {
+export async function removeLeftWorkDirs(): Promise<string[]> {
+  const folder = tmpdir();
   const left = (await readdir(folder)).filter((name) => {
     const pid = Number(NAME.exec(name)?.[1]);
     return pid > 0 && (pid === process.pid || !isRunning(pid));
   });
   await Promise.all(left.map((name) => rm(join(folder, name), { recursive: true, force: true })));
   return left;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // someone else's, alive
-  }
 }

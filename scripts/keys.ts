@@ -5,7 +5,8 @@
 import { parseArgs } from "node:util";
 import { signRequest } from "../schema/compute-protocol.ts";
 import { sha256Hex } from "../schema/signing.ts";
-import { isRunning, readLocalStack, stackFile } from "./local-stack.ts";
+import { readLocalStack, stackFile } from "./local-stack.ts";
+import { isRunning } from "../compute/pids.ts";
 
 const [command, ...rest] = process.argv.slice(2);
 

@@ -32,15 +32,3 @@ export async function readLocalStack(): Promise<LocalStack> {
     throw new Error(`The local service is not running: no ${stackFile()}${moved}. Start it with: npm start`);
   }
 }
-
-/** Whether a process with this id runs (a stack file outlives a stack killed with SIGKILL). */
-export function isRunning(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it runs, under another user.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

@@ -9,7 +9,8 @@ import { rmSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isRunning, readLocalStack, stackFile, stateDir, stateDirPrefix, type LocalStack } from "./local-stack.ts";
+import { readLocalStack, stackFile, stateDir, stateDirPrefix, type LocalStack } from "./local-stack.ts";
+import { isRunning } from "../compute/pids.ts";
 import { logLines } from "./log-lines.ts";
 import { Supervisor } from "./supervisor.ts";
 

@@ -2,7 +2,8 @@
 // sending its process SIGTERM, as Ctrl-C does: the Worker and compute stop, the stack file goes.
 //   npm stop
 import { rmSync } from "node:fs";
-import { isRunning, readLocalStack, stackFile } from "./local-stack.ts";
+import { readLocalStack, stackFile } from "./local-stack.ts";
+import { isRunning } from "../compute/pids.ts";
 
 /** How long the stack has to shut down (it stops its children and exits at once). */
 const STOP_TIMEOUT_MS = 15_000;

@@ -3,7 +3,6 @@
 // defers the call to the next turn of the event loop), so a thread of its own is what keeps the
 // main thread free and lets two runs use two cores.
 import { parentPort, workerData } from "node:worker_threads";
-import "./no-telemetry.ts"; // before onnxruntime-node
 import * as ort from "onnxruntime-node";
 import { openOrtSession } from "./ort-session.ts";
 import { fromWire, movableBuffers, toWire, type InferenceWorkerData, type PoolReply, type PoolRequest } from "./inference-pool.ts";

@@ -1,6 +1,5 @@
 // Opening one onnxruntime-node session on the first configured execution provider that loads.
 // Runs on the inference threads (inference-worker.ts), never on the main thread.
-import "./no-telemetry.ts"; // before onnxruntime-node
 import * as ort from "onnxruntime-node";
 import type { OnnxProvider } from "../../config.ts";
 
