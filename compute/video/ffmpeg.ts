@@ -57,12 +57,8 @@ export async function startMediaProcess(
   let done = false;
   let killedByUs = false;
   let endSignal: NodeJS.Signals | null = null;
-  // Like a child's "close": the exit, and the end of what it wrote (the exit is reported over the
-  // spawner's channel, which can overtake the last bytes on the socket).
-  const drained = options.stdout ? new Promise((resolve) => tool.stream!.once("close", resolve)) : Promise.resolve();
-  const exited = tool.exited.then(async (exit) => {
+  const exited = tool.exited.then((exit) => {
     if (exit.error) tail += `\n${exit.error}`;
-    await drained;
     done = true;
     endSignal = exit.signal;
     return exit.code;

@@ -28,6 +28,11 @@ export interface SpawnedTool {
   pid: number;
   /** Compute's end of the tool's stdin or stdout, when one was asked for. */
   stream: Socket | undefined;
+  /**
+   * Its exit, like a child's 'close': with a stdout, once that stream has closed too (read to its
+   * end, or destroyed), as the exit is reported over the spawner's channel and can overtake the
+   * last bytes on the socket.
+   */
   exited: Promise<ToolExit>;
   onStderr(listener: (text: string) => void): void;
   /** SIGKILL, if it still runs. */
@@ -78,6 +83,10 @@ export class ProcessSpawner {
   /** Starts `command args` with its stdin or stdout (or neither) on a socket whose other end is returned. */
   async spawn(command: string, args: string[], options: { stream: "stdin" | "stdout" | null; nice: number }): Promise<SpawnedTool> {
     const [mine, theirs] = options.stream ? await this.#socketPair() : [undefined, undefined];
+    // Listened for before the tool exists: a tool that fails at once (a loader refused by its
+    // memory limit) can close the stream before its pid is reported, and a 'close' listener
+    // added after that would wait forever (processVideo hung on such a decoder).
+    const outputClosed = options.stream === "stdout" ? new Promise((resolve) => mine!.once("close", resolve)) : Promise.resolve();
     this.start();
     const child = this.#child!;
     const id = this.#nextId++;
@@ -87,7 +96,7 @@ export class ProcessSpawner {
     let alive = true;
     let started!: (pid: number) => void;
     const pid = new Promise<number>((resolve) => (started = resolve));
-    const exited = new Promise<ToolExit>((resolve) => {
+    const reported = new Promise<ToolExit>((resolve) => {
       const tracked: Tracked = {
         pid: -1,
         spawned: (pid) => {
@@ -105,6 +114,7 @@ export class ProcessSpawner {
       };
       this.#tools.set(id, tracked);
     });
+    const exited = Promise.all([reported, outputClosed]).then(([exit]) => exit);
     child.channel?.ref(); // replies are awaited: keep the process alive for them
     const request: SpawnerRequest = { type: "spawn", id, command, args, stream: options.stream, nice: options.nice };
     child.send(request, theirs); // sending the handle closes compute's copy of it

@@ -43,6 +43,16 @@ describe("the process spawner", () => {
     expect(bytes).toBe(60 * 320 * 240 * 3);
   });
 
+  it("reports a tool's exit once its output is closed, also when the tool ended before anyone listened", async () => {
+    // A decoder refused by its memory limit fails as the loader maps it: its output can close
+    // before its pid is reported. processVideo once waited forever for such a decoder.
+    const tool = await processSpawner().spawn("/bin/true", [], { stream: "stdout", nice: 0 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(tool.stream!.closed).toBe(true);
+    const exit = await Promise.race([tool.exited, new Promise((r) => setTimeout(() => r("still waiting"), 5000))]);
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+
   it("fails the tools of a spawner that dies, and starts a new spawner for the next tool", async () => {
     const spawner = new ProcessSpawner();
     spawners.push(spawner);
