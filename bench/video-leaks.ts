@@ -17,6 +17,7 @@
 //        [--crf 28] (each clip through libx264 at that CRF and back first, as a user's encoder leaves it)
 //        [--motion-blur] (each frame as a 180-degree shutter records it: what moves is smeared)
 //        [--edge-margin 0.02] (the real detector seeing each frame mirrored past its edges: face-detector.ts edgeMargin)
+//        [--frames N] (each clip cut after its first N frames: a video that ends while a face has just come into view)
 import { cpus, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createModels } from "../compute/models/index.ts";
@@ -33,6 +34,7 @@ const { values } = parseArgs({
     crf: { type: "string" },
     "motion-blur": { type: "boolean", default: false },
     "edge-margin": { type: "string" },
+    frames: { type: "string" },
   },
 });
 
@@ -65,7 +67,9 @@ const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
 const facesAlone = new Map<string, number>();
 for (const name of values.clips!.split(",")) {
   const made = await makeClip(name, { motionBlur: values["motion-blur"] });
-  const clip = values.crf ? await compressed(made, Number(values.crf)) : made;
+  const encoded = values.crf ? await compressed(made, Number(values.crf)) : made;
+  const n = values.frames ? Number(values.frames) : encoded.frames.length;
+  const clip = { ...encoded, frames: encoded.frames.slice(0, n), truth: encoded.truth.slice(0, n), cuts: encoded.cuts.filter((c) => c < n) };
   facesAlone.set(clip.name, await facesAloneArea(clip));
   for (const detector of detectors) {
     const reports: LeakReport[] = [];

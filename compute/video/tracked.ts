@@ -43,6 +43,8 @@ export interface DetectContext {
   camera: CameraPath;
   /** The tracker's look-ahead: a face first found up to this many frames late is still covered from its first frame. */
   lookahead: number;
+  /** The video's last frame: no later detection will back-fill a face this one misses. */
+  last: boolean;
 }
 
 export interface TrackedProcessorOptions {
@@ -86,11 +88,12 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
   const camera = new CameraMotionEstimator();
   const path = new CameraPath();
 
-  const detectIn = async (frames: Frame[], indices: number[]): Promise<Map<number, Detection[]>> => {
+  const detectIn = async (frames: Frame[], indices: number[], last: boolean): Promise<Map<number, Detection[]>> => {
     const found = new Map<number, Detection[]>();
     for (let i = 0; i < frames.length; i += batchSize) {
       const batchIndices = indices.slice(i, i + batchSize);
-      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices, { camera: path, lookahead: Math.min(tracker!.options.lookahead, tracker!.options.backfill) });
+      const context = { camera: path, lookahead: Math.min(tracker!.options.lookahead, tracker!.options.backfill), last };
+      const result = await options.detect(frames.slice(i, i + batchSize), batchIndices, context);
       if (result.length !== batchIndices.length) throw new Error(`detect returned ${result.length} results for ${batchIndices.length} frames`);
       batchIndices.forEach((index, j) => found.set(index, result[j]));
     }
@@ -118,40 +121,48 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     return coverages;
   };
 
+  /** Scene cuts, camera motion and detection for frames in order; the detection frames' coverage. */
+  const advance = async (frames: { frame: Frame; index: number }[], last: boolean): Promise<FrameCoverage[]> => {
+    const cut: boolean[] = [];
+    const motion: (CameraMotion | null)[] = [];
+    for (const { frame, index } of frames) {
+      cut.push(cuts.isCut(frame));
+      motion.push(camera.next(frame));
+      path.record(index, cut.at(-1) ? null : motion.at(-1)!);
+      await yieldToEventLoop();
+    }
+    // Every k-th frame, a cut's first frame, and the video's last frame.
+    const detected = frames.filter(({ index }, i) => index % every === 0 || cut[i] || last);
+    const detections = await detectIn(detected.map((f) => f.frame), detected.map((f) => f.index), last);
+    const coverages: FrameCoverage[] = [];
+    for (const [i, { index }] of frames.entries()) {
+      const found = detections.get(index);
+      if (found) coverages.push(...pushDetected(index, found, cut[i]!, motion[i] ?? null));
+      else deferred.push({ index, motion: motion[i] ?? null });
+    }
+    return coverages;
+  };
+
+  // The newest frame waits for the next chunk, or for flush: only then is it known whether it is
+  // the video's last. The last is always detected, so the tail is interpolated, not only
+  // extrapolated, and told it is the last: nothing later back-fills what it misses (video face
+  // detection runs its small-face tiles there, for a small face that came into view since their last run).
+  let newest: { frame: Frame; index: number } | null = null;
+
   return {
     chunkSize: Math.max(1, Math.floor(options.chunkSize ?? 32)),
     tracker: () => tracker,
     async processChunk(frames, startIndex) {
       tracker ??= new Tracker({ ...options.tracker, lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height });
       held.push(...frames);
-      const cut: boolean[] = [];
-      const motion: (CameraMotion | null)[] = [];
-      for (const [i, frame] of frames.entries()) {
-        cut.push(cuts.isCut(frame));
-        motion.push(camera.next(frame));
-        path.record(startIndex + i, cut[i] ? null : motion[i]!);
-        await yieldToEventLoop();
-      }
-      const indices = frames.map((_, i) => startIndex + i).filter((index, i) => index % every === 0 || cut[i]);
-      const detections = await detectIn(indices.map((index) => frames[index - startIndex]), indices);
-      const coverages: FrameCoverage[] = [];
-      for (let i = 0; i < frames.length; i++) {
-        const index = startIndex + i;
-        const found = detections.get(index);
-        if (found) coverages.push(...pushDetected(index, found, cut[i]!, motion[i] ?? null));
-        else deferred.push({ index, motion: motion[i] ?? null });
-      }
-      return emit(coverages);
+      const pending = [...(newest ? [newest] : []), ...frames.map((frame, i) => ({ frame, index: startIndex + i }))];
+      newest = pending.pop() ?? null;
+      return emit(await advance(pending, false));
     },
     async flush() {
       if (!tracker) return [];
-      const coverages: FrameCoverage[] = [];
-      const last = deferred.pop();
-      if (last !== undefined) {
-        // The last frame is always detected, so the tail is interpolated, not only extrapolated.
-        const found = await detectIn([held[last.index - heldStart]], [last.index]);
-        coverages.push(...pushDetected(last.index, found.get(last.index)!, false, last.motion));
-      }
+      const coverages = newest ? await advance([newest], true) : [];
+      newest = null;
       coverages.push(...tracker.finish());
       return emit(coverages);
     },

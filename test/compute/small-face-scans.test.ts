@@ -105,7 +105,7 @@ describe("small-face scans: when every tile looks again", () => {
     const path = cameraPath(clip);
     const seen: SmallFaceRun[] = [];
     const scans = new SmallFaceScans(asking, (r) => seen.push(r));
-    for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { camera: path, lookahead });
+    for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { camera: path, lookahead, last: false });
     return seen;
   }
 
@@ -143,7 +143,7 @@ describe("small-face scans with the real detector", () => {
     const gated: Box[][] = [], full: Box[][] = [];
     for (let i = 0; i < 48; i += 4) {
       frames.push(i);
-      gated.push(await scans.detect(clip.frames[i]!, i, { camera: path, lookahead: 25 }));
+      gated.push(await scans.detect(clip.frames[i]!, i, { camera: path, lookahead: 25, last: false }));
       full.push(await models.faces.detect(clip.frames[i]!));
     }
     const found = (boxes: Box[], k: number, id: string) => {
@@ -176,7 +176,7 @@ describe("small-face scans with the real detector", () => {
     console.log(`pan-tiny: ${atOnce}/${faces} at once; partial runs looked at ${partial.map((r) => `${r.looked}/${r.tiles}`).join(" ")}`);
   }, 240_000);
 
-  it("video blur-anything with the prompt \"faces\" finds faces as video face-blur does: the small-face tiles on every 4th frame, looking again where the picture changed, and no frame shows a face", async () => {
+  it("video blur-anything with the prompt \"faces\" finds faces as video face-blur does: the small-face tiles on every 4th frame and the last, looking again where the picture changed, and no frame shows a face", async () => {
     const clip = await makeClip("enter-leave");
     const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 3, prompt: "faces" }) as FeatureParams<"video.blur-anything">;
     const runs: SmallFaceRun[] = [];
@@ -185,7 +185,7 @@ describe("small-face scans with the real detector", () => {
     );
     const leaked = report.faceFrames.filter((f) => !f.hidden).map((f) => `f${f.frame} ${f.face.faceId} w${Math.round(f.face.width)} ${Math.round(f.covered * 100)}%`);
     expect(leaked).toEqual([]);
-    expect(runs.map((r) => r.index)).toEqual(Array.from({ length: 19 }, (_, k) => 4 * k));
+    expect(runs.map((r) => r.index)).toEqual([...Array.from({ length: 19 }, (_, k) => 4 * k), 74]);
     expect(runs.some((r) => !r.full && r.looked < r.tiles)).toBe(true);
   }, 180_000);
 });

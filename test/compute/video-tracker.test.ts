@@ -323,6 +323,33 @@ describe("trackedProcessor (detect every k frames)", () => {
     expect(covered.get(7)![0].source).toBe("backfilled");
   });
 
+  it("tells the detector which frame is the video's last, however the chunks end", async () => {
+    // A face entering in the last frames has no later detection to be back-filled from: video
+    // face detection runs its small-face tiles on that frame (videoFaces), off their schedule.
+    for (const [n, chunkSize] of [[43, 8], [40, 8], [41, 1], [1, 32]] as const) {
+      const lastOn: number[] = [];
+      const detectedOn: number[] = [];
+      const processor = trackedProcessor({
+        detectEvery: 2,
+        chunkSize,
+        async detect(_frames, indices, context) {
+          detectedOn.push(...indices);
+          if (context.last) lastOn.push(...indices);
+          return indices.map(() => []);
+        },
+        apply: async (f) => f,
+      });
+      let returned = 0;
+      for (let start = 0; start < n; start += chunkSize) {
+        returned += (await processor.processChunk(Array.from({ length: Math.min(chunkSize, n - start) }, frame), start)).length;
+      }
+      returned += (await processor.flush!()).length;
+      expect(returned).toBe(n);
+      expect(lastOn, `${n} frames in chunks of ${chunkSize}`).toEqual([n - 1]);
+      expect(detectedOn).toEqual([...Array.from({ length: Math.ceil((n - 1) / 2) }, (_, k) => 2 * k), n - 1]);
+    }
+  });
+
   it("refuses a look-ahead too short for the skip interval", () => {
     expect(() =>
       trackedProcessor({ detectEvery: 8, tracker: { lookahead: 3 }, detect: async () => [], apply: async (f) => f }),

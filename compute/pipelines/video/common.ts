@@ -39,12 +39,13 @@ export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
 
 /**
  * Face detection over one video, called on its detection frames in order: the small-face tiles on
- * SMALL_FACES_EVERY frames, looking again only where the picture changed.
+ * SMALL_FACES_EVERY frames and on the last (nothing later back-fills a small face that came into
+ * view after the run before), looking again only where the picture changed.
  */
 export function videoFaces(faces: SmallFaceDetector, hooks: VideoPipelineHooks = {}) {
   const scans = new SmallFaceScans(faces, hooks.onSmallFaceRun);
   return (frame: Frame, index: number, context: DetectContext): Promise<Detection[]> =>
-    index % SMALL_FACES_EVERY === 0 ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false });
+    index % SMALL_FACES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false });
 }
 
 /** A detect() for trackedProcessor from the face detector (videoFaces). */
