@@ -143,11 +143,18 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     return coverages;
   };
 
-  // The newest frame waits for the next chunk, or for flush: only then is it known whether it is
-  // the video's last. The last is always detected, so the tail is interpolated, not only
-  // extrapolated, and told it is the last: nothing later back-fills what it misses (video face
-  // detection runs its small-face tiles there, for a small face that came into view since their last run).
-  let newest: { frame: Frame; index: number } | null = null;
+  // Frames before `advanced` have been through advance(). The newest frame waits (in `held`) for
+  // the next chunk, or for flush: only then is it known whether it is the video's last. The last is
+  // always detected, so the tail is interpolated, not only extrapolated, and told it is the last:
+  // nothing later back-fills what it misses (video face detection runs its small-face tiles there,
+  // for a small face that came into view since their last run).
+  let advanced = 0;
+  const heldUpTo = (end: number): { frame: Frame; index: number }[] => {
+    const out: { frame: Frame; index: number }[] = [];
+    for (let index = advanced; index < end; index++) out.push({ frame: held[index - heldStart]!, index });
+    advanced = end;
+    return out;
+  };
 
   return {
     chunkSize: Math.max(1, Math.floor(options.chunkSize ?? 32)),
@@ -155,14 +162,11 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     async processChunk(frames, startIndex) {
       tracker ??= new Tracker({ ...options.tracker, lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height });
       held.push(...frames);
-      const pending = [...(newest ? [newest] : []), ...frames.map((frame, i) => ({ frame, index: startIndex + i }))];
-      newest = pending.pop() ?? null;
-      return emit(await advance(pending, false));
+      return emit(await advance(heldUpTo(startIndex + frames.length - 1), false));
     },
     async flush() {
       if (!tracker) return [];
-      const coverages = newest ? await advance([newest], true) : [];
-      newest = null;
+      const coverages = await advance(heldUpTo(heldStart + held.length), true);
       coverages.push(...tracker.finish());
       return emit(coverages);
     },
