@@ -5,19 +5,16 @@
 // which was the /healthz stall of 100-150 ms at the start of every job. This process stays at
 // ~50 MB, so its forks take ~8 ms and stop nobody else. The tool's one data stream is a socket
 // compute passes with the request; its other end stays in compute, so frames never pass through
-// here. When compute goes away (the IPC channel closes), every tool started here is killed and
-// compute's socket folder removed, however compute ended.
+// here. When compute goes away (the IPC channel closes), every tool started here is killed,
+// however compute ended.
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
 import { lowerPriority } from "../priority.ts";
 
 export type SpawnerRequest =
   | { type: "spawn"; id: number; command: string; args: string[]; stream: "stdin" | "stdout" | null; nice: number }
-  | { type: "kill"; id: number }
-  /** Compute's socket folder (spawner.ts), removed here once compute is gone. */
-  | { type: "socket-dir"; dir: string };
+  | { type: "kill"; id: number };
 
 export type SpawnerEvent =
   | { type: "spawned"; id: number; pid: number }
@@ -55,15 +52,12 @@ function start(request: Extract<SpawnerRequest, { type: "spawn" }>, socket: Sock
 
 if (import.meta.main) {
   const children = new Map<number, ChildProcess>();
-  let socketDir: string | undefined;
   process.on("message", (request: SpawnerRequest, socket?: Socket) => {
     if (request.type === "kill") children.get(request.id)?.kill("SIGKILL");
-    else if (request.type === "socket-dir") socketDir = request.dir;
     else start(request, socket, children);
   });
   process.on("disconnect", () => {
     for (const child of children.values()) child.kill("SIGKILL");
-    if (socketDir) rmSync(socketDir, { recursive: true, force: true });
     process.exit(0);
   });
 }

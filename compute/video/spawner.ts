@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect } from "node:net";
-import type { Server, Socket } from "node:net";
+import type { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -51,17 +51,12 @@ export class ProcessSpawner {
   #child: ChildProcess | undefined;
   #nextId = 1;
   readonly #tools = new Map<number, Tracked>();
-  #server: Promise<{ server: Server; path: string }> | undefined;
-  /** The folder of the socket the pairs are made through, once made. */
-  #socketDir: string | undefined;
-  #pairing: Promise<unknown> = Promise.resolve();
 
   /** Forks the spawner now (cheap while compute is small), unless it runs. */
   start(): void {
     if (this.#child) return;
     const child = fork(CHILD, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.#child = child;
-    this.#tellSocketDir();
     child.on("message", (event: SpawnerEvent) => {
       const tool = this.#tools.get(event.id);
       if (!tool) return;
@@ -82,7 +77,7 @@ export class ProcessSpawner {
 
   /** Starts `command args` with its stdin or stdout (or neither) on a socket whose other end is returned. */
   async spawn(command: string, args: string[], options: { stream: "stdin" | "stdout" | null; nice: number }): Promise<SpawnedTool> {
-    const [mine, theirs] = options.stream ? await this.#socketPair() : [undefined, undefined];
+    const [mine, theirs] = options.stream ? await socketPair() : [undefined, undefined];
     // Listened for before the tool exists: a tool that fails at once (a loader refused by its
     // memory limit) can close the stream before its pid is reported, and a 'close' listener
     // added after that would wait forever (processVideo hung on such a decoder).
@@ -145,41 +140,29 @@ export class ProcessSpawner {
     this.#child?.unref();
     this.#child?.channel?.unref();
   }
+}
 
-  /** Two connected Unix sockets, made one pair at a time (so the next accepted connection is the pair's). */
-  async #socketPair(): Promise<[Socket, Socket]> {
-    const { server, path } = await (this.#server ??= this.#listen());
-    const pair = this.#pairing.then(async () => {
-      const accepted = once(server, "connection") as Promise<[Socket]>;
-      const client = connect(path);
-      await once(client, "connect");
-      const [peer] = await accepted;
-      return [client, peer] as [Socket, Socket];
-    });
-    this.#pairing = pair.catch(() => undefined);
-    return pair;
-  }
-
-  async #listen(): Promise<{ server: Server; path: string }> {
-    const dir = mkdtempSync(join(tmpdir(), "obscura-spawner-"));
-    const path = join(dir, "pairs.sock");
-    const server = createServer();
+/**
+ * Two connected Unix sockets (Node has no socketpair(2)): a listening socket in a private folder
+ * of its own (0700: only this user can connect), which lives only until the pair is connected.
+ * A folder kept for compute's life was left in the temp folder whenever compute and the spawner
+ * were killed together (vitest ending its workers, a stack's teardown).
+ */
+async function socketPair(): Promise<[Socket, Socket]> {
+  const dir = mkdtempSync(join(tmpdir(), "obscura-pair-"));
+  const server = createServer();
+  try {
+    const path = join(dir, "pair.sock");
     server.listen(path);
     await once(server, "listening");
-    server.unref();
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-    this.#socketDir = dir;
-    this.#tellSocketDir();
-    return { server, path };
-  }
-
-  /**
-   * The spawner removes the socket's folder when this process is gone: a process killed by a
-   * signal it does not handle (SIGKILL, vitest's workers at the end, a bench stopped) never runs
-   * its 'exit' listeners, and left one folder in the temp folder each time.
-   */
-  #tellSocketDir(): void {
-    if (this.#socketDir && this.#child?.connected) this.#child.send({ type: "socket-dir", dir: this.#socketDir } satisfies SpawnerRequest);
+    const accepted = once(server, "connection") as Promise<[Socket]>;
+    const client = connect(path);
+    await once(client, "connect");
+    const [peer] = await accepted;
+    return [client, peer];
+  } finally {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
