@@ -182,7 +182,7 @@ interface Track {
   hits: number;
   missed: number;
   lastDetected: number;
-  /** Frames from its last detection to when its covered box left the frame: it waits out there since, and its margin grows no more. */
+  /** Frames from its last detection to when it left the frame (#showing): it waits out there since, and its margin grows no more. */
   waiting: number | null;
   lastDetectedObs: Observation;
   /** The last detection moved by the camera only, up to the newest frame: where the face would be had it not moved itself. */
@@ -448,8 +448,9 @@ export class Tracker {
     cy /= total;
     w /= total;
     h /= total;
-    if (o.source === "predicted" && this.#outside(this.#showing(track.label, { cx, cy, w, h }, o.uncertainty))) return null;
-    const grown = this.#grown({ cx, cy, w, h }, this.#margin(o.source, o.uncertainty, { cx, cy, w, h }));
+    const box = { cx, cy, w, h };
+    if (o.source === "predicted" && this.#outside(this.#showing(track.label, box, o.uncertainty))) return null;
+    const grown = this.#grown(box, this.#margin(o.source, o.uncertainty, box));
     let x0 = grown.cx - grown.w / 2;
     let y0 = grown.cy - grown.h / 2;
     let x1 = grown.cx + grown.w / 2;
