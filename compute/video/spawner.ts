@@ -147,6 +147,10 @@ export class ProcessSpawner {
  * of its own (0700: only this user can connect), which lives only until the pair is connected.
  * A folder kept for compute's life was left in the temp folder whenever compute and the spawner
  * were killed together (vitest ending its workers, a stack's teardown).
+ * Returns [the end compute keeps (accepted), the end sent to the spawner (the client)]: a socket
+ * a net.Server accepted is tracked when sent, in a list per server with an 'exit' listener on the
+ * spawner's ChildProcess (and one on the spawner's process) that stays for the spawner's life, so
+ * sending those leaked a listener per tool.
  */
 async function socketPair(): Promise<[Socket, Socket]> {
   const dir = mkdtempSync(join(tmpdir(), "obscura-pair-"));
@@ -159,7 +163,7 @@ async function socketPair(): Promise<[Socket, Socket]> {
     const client = connect(path);
     await once(client, "connect");
     const [peer] = await accepted;
-    return [client, peer];
+    return [peer, client];
   } finally {
     server.close();
     rmSync(dir, { recursive: true, force: true });

@@ -53,6 +53,27 @@ describe("the process spawner", () => {
     expect(exit).toEqual({ code: 0, signal: null });
   });
 
+  it("adds nothing that stays per tool: 30 tools with a stream, one after another, add no listener to the spawner", async () => {
+    // Sending a socket that a net.Server accepted made Node track it in a list per server, with
+    // an 'exit' listener on the spawner that stayed: one more for every ffmpeg compute ran.
+    const spawner = new ProcessSpawner();
+    spawners.push(spawner);
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => w.name === "MaxListenersExceededWarning" && warnings.push(w.message);
+    process.on("warning", onWarning);
+    try {
+      for (let i = 0; i < 30; i++) {
+        const tool = await spawner.spawn("/bin/echo", [String(i)], { stream: "stdout", nice: 0 });
+        tool.stream!.resume();
+        expect((await tool.exited).code).toBe(0);
+      }
+      await new Promise((r) => setImmediate(r)); // warnings are emitted on the next tick
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).toEqual([]);
+  });
+
   it("fails the tools of a spawner that dies, and starts a new spawner for the next tool", async () => {
     const spawner = new ProcessSpawner();
     spawners.push(spawner);
