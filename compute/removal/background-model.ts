@@ -13,13 +13,14 @@
 // the rim of the hole blends, and pixels outside the mask are never touched.
 //
 // Alignment: integer pixel shifts (nearest sample) of the accumulated sub-pixel translation, so a
-// static camera is copied exactly and a pan is at most half a pixel off. When consecutive frames
-// do not align (a cut, a zoom, shake: residual above `maxResidual`), a new segment starts: frames
-// of other segments are not used and the plate is reset.
+// static camera is copied exactly and a pan is at most half a pixel off. When a frame aligns with
+// neither the key frame nor the previous frame (a cut, a zoom, shake: residual above
+// `maxResidual`), a new segment starts: frames of other segments are not used and the plate is
+// reset.
 import { composite } from "../effects/composite.ts";
 import type { Frame, Mask } from "../types.ts";
 import { inpaint } from "./inpaint.ts";
-import { estimateTranslation, pyramid, type Level } from "./motion.ts";
+import { estimateTranslation, pyramid, type Level, type Motion } from "./motion.ts";
 
 export interface TemporalFillOptions {
   /** Future frames held back and searched (default 100: 4 s at 25 fps, for a slow walker to uncover what was behind; the pipeline lowers it to fit its memory budget). */
@@ -68,7 +69,17 @@ export interface FillStats {
   segment: number;
 }
 
+/** A frame's grey pyramid (its mask excluded) and its accumulated camera translation. */
+interface TrackedFrame {
+  levels: Level[];
+  tx: number;
+  ty: number;
+  index: number;
+}
+
 const PLATE_MEMORY = 8;
+/** Fraction of the frame two frames must both show unmasked to be matched. */
+const MIN_SUPPORT = 0.2;
 /** Key frame for motion: renewed past this shift (px) or this many frames. */
 const KEY_SHIFT = 16;
 const KEY_FRAMES = 50;
@@ -78,7 +89,11 @@ export class TemporalFill {
   readonly stats: FillStats[] = [];
   #entries: Entry[] = []; // consecutive indices
   #nextOut = 0;
-  #ref: { levels: Level[]; tx: number; ty: number; index: number } | null = null;
+  /** The key frame, and the last frame tracked. */
+  #ref: TrackedFrame | null = null;
+  #last: TrackedFrame | null = null;
+  /** The last frame-to-frame translation: where the next frame's search starts. */
+  #velocity: [number, number] = [0, 0];
   #segment = 0;
   #plate: { rgb: Float32Array; count: Uint8Array; tx: number; ty: number; segment: number; width: number; height: number } | null = null;
 
@@ -86,39 +101,55 @@ export class TemporalFill {
     this.options = { ...DEFAULT_TEMPORAL_FILL, ...options };
   }
 
-  /** Bytes of frames this holds at most, for a frame size (to size the window). */
-  static heldBytes(width: number, height: number, options: Pick<TemporalFillOptions, "lookahead" | "lookbehind">): number {
-    return (options.lookahead + options.lookbehind + 1) * width * height * 4 + width * height * 13;
-  }
-
   /** Frame `index` (0, 1, ... in order) and its removal mask; returns the frames that are final. */
   push(frame: Frame, mask: Mask): Frame[] {
     const index = this.#entries.length ? this.#entries.at(-1)!.index + 1 : this.#nextOut;
-    const prev = this.#entries.at(-1);
-    let tx = prev?.tx ?? 0, ty = prev?.ty ?? 0;
-    if (!this.options.staticCamera) {
-      // Measured against a key frame, not the previous frame: a slow pan (a fraction of a pixel
-      // per frame) then adds up exactly instead of being lost in per-frame rounding. A new key
-      // frame is taken when the shift grows large, after KEY_FRAMES frames, or at a cut.
-      const levels = pyramid(frame, mask);
-      const ref = this.#ref;
-      if (!ref || !prev) this.#ref = { levels, tx, ty, index };
-      else {
-        const m = estimateTranslation(ref.levels, levels);
-        if (m.residual > this.options.maxResidual || m.support < 0.2) {
-          this.#segment++;
-          this.#ref = { levels, tx, ty, index };
-        } else {
-          tx = ref.tx + m.dx;
-          ty = ref.ty + m.dy;
-          if (Math.hypot(m.dx, m.dy) > KEY_SHIFT || index - ref.index >= KEY_FRAMES) this.#ref = { levels, tx, ty, index };
-        }
-      }
-    }
+    const [tx, ty] = this.options.staticCamera ? [0, 0] : this.#track(pyramid(frame, mask), index);
     this.#entries.push({ index, frame, mask, tx, ty, segment: this.#segment });
     const out: Frame[] = [];
     while (this.#nextOut + this.options.lookahead <= index) out.push(this.#emit());
     return out;
+  }
+
+  /**
+   * The camera's accumulated translation at frame `index` (the frame after the last one tracked).
+   * Measured against a key frame, not the previous frame: a slow pan (a fraction of a pixel per
+   * frame) then adds up exactly instead of being lost in per-frame rounding. The search starts
+   * where the pan so far predicts. When the key frame does not match, the previous frame is tried:
+   * a key frame half masked (a large object, a false box) can share too little with frames a few
+   * seconds later although each frame still matches its neighbour. Only when that fails too (a
+   * cut, a zoom, shake) does a new segment start. A new key frame is taken when the shift grows
+   * large, after KEY_FRAMES frames, or when the old one failed.
+   */
+  #track(levels: Level[], index: number): [number, number] {
+    const ref = this.#ref, last = this.#last;
+    if (!ref || !last) return this.#keyFrame({ levels, index, tx: 0, ty: 0 });
+    const [vx, vy] = this.#velocity;
+    let base = ref;
+    let m = estimateTranslation(ref.levels, levels, { dx: last.tx + vx - ref.tx, dy: last.ty + vy - ref.ty });
+    if (!this.#aligned(m) && last !== ref) {
+      base = last;
+      m = estimateTranslation(last.levels, levels, { dx: vx, dy: vy });
+    }
+    if (!this.#aligned(m)) {
+      this.#segment++;
+      this.#velocity = [0, 0];
+      return this.#keyFrame({ levels, index, tx: last.tx, ty: last.ty });
+    }
+    const tracked: TrackedFrame = { levels, index, tx: base.tx + m.dx, ty: base.ty + m.dy };
+    this.#velocity = [tracked.tx - last.tx, tracked.ty - last.ty];
+    this.#last = tracked;
+    if (base !== ref || Math.hypot(m.dx, m.dy) > KEY_SHIFT || index - ref.index >= KEY_FRAMES) this.#ref = tracked;
+    return [tracked.tx, tracked.ty];
+  }
+
+  #aligned(m: Motion): boolean {
+    return m.residual <= this.options.maxResidual && m.support >= MIN_SUPPORT;
+  }
+
+  #keyFrame(frame: TrackedFrame): [number, number] {
+    this.#ref = this.#last = frame;
+    return [frame.tx, frame.ty];
   }
 
   /** Every frame still held, filled with what the window has. */

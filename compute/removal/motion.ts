@@ -93,23 +93,28 @@ function meanAbs(a: Level, b: Level, dx: number, dy: number, step: number): numb
   return n ? sum / n : 255;
 }
 
-/** Translation taking frame a to frame b (see Motion). */
-export function estimateTranslation(a: Level[], b: Level[]): Motion {
+/**
+ * Translation taking frame a to frame b (see Motion). The search is centred on `guess` (full-frame
+ * pixels): it reaches TOP_RADIUS pixels of the coarsest level around it, which is only 6-14 px in a
+ * frame 200-400 px wide, so a caller tracking a pan passes the shift it predicts.
+ */
+export function estimateTranslation(a: Level[], b: Level[], guess: { dx: number; dy: number } = { dx: 0, dy: 0 }): Motion {
   const top = Math.min(a.length, b.length) - 1;
-  let bx = 0, by = 0;
+  let bx = Math.round(guess.dx / 2 ** top), by = Math.round(guess.dy / 2 ** top);
   for (let level = top; level >= 0; level--) {
     if (level < top) {
       bx *= 2;
       by *= 2;
     }
     const r = level === top ? TOP_RADIUS : 1;
+    const gx = guess.dx / 2 ** level, gy = guess.dy / 2 ** level;
     const step = level === 0 ? 2 : 1;
     let best = Infinity, cx = bx, cy = by;
     for (let dy = by - r; dy <= by + r; dy++) {
       for (let dx = bx - r; dx <= bx + r; dx++) {
-        // Prefer no motion on ties (flat regions), then the smaller shift.
+        // On ties (flat regions) prefer the shift nearest the guess (none, unless one is given).
         const [c] = cost(a[level], b[level], dx, dy, step);
-        const penalty = 1e-3 * (Math.abs(dx) + Math.abs(dy));
+        const penalty = 1e-3 * (Math.abs(dx - gx) + Math.abs(dy - gy));
         if (c + penalty < best) {
           best = c + penalty;
           cx = dx;
