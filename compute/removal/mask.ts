@@ -2,7 +2,8 @@
 //  - people: the person segmenter on a crop around each tracked box (a crop looks like the
 //    portraits it was trained on, far better than the whole frame), thresholded low (removal
 //    errs towards taking too much: what is taken is refilled with background anyway); when the
-//    segmenter finds little inside the box (back views, odd poses), the box's ellipse instead;
+//    segmenter finds little inside the box (back views, odd poses), the box's ellipse instead,
+//    unless the box is extrapolated (see addPerson);
 //  - other COCO objects, text and plates: the tracked box itself (a rectangle);
 //  - faces: an ellipse over the box.
 // Then the union is dilated (shadows of the outline, motion blur, compression halo, a box that lags
@@ -12,9 +13,12 @@ import { addEllipses, addRects, dilateMask, emptyMask, featherMask, growBox } fr
 import { cropFrame } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Box, Frame, Mask } from "../types.ts";
+import type { CoverSource } from "../video/tracker.ts";
 
 export interface LabelledBox extends Box {
   label: string;
+  /** How a video's tracker got the box (absent for a detection in a still image). */
+  source?: CoverSource;
 }
 
 export interface RemovalMaskOptions {
@@ -42,7 +46,7 @@ export async function removalMask(
   let radius = o.minDilate;
   for (const box of boxes) {
     radius = Math.max(radius, o.dilate * Math.max(box.width, box.height));
-    if (box.label === "person") await addPerson(hard, frame, box, models, o);
+    if (box.label === "person") await addPerson(hard, frame, box, models, o, box.source !== "predicted" && box.source !== "backfilled");
     else if (box.label === "face") addEllipses(hard, [box], { grow: 0.15, feather: 0 });
     else addRects(hard, [box], { grow: 0.02, feather: 0 });
   }
@@ -52,9 +56,13 @@ export async function removalMask(
 
 /**
  * Adds one person's silhouette to `hard` (255 where the segmenter, run on a crop around the box,
- * passes `personThreshold`), or the box's ellipse when it sees too little of the person there.
+ * passes `personThreshold`), or the box's ellipse when it sees too little of the person there and
+ * `ellipseIfMissed`. Not for a box extrapolated before or after a track's detections: that is the
+ * track's guess grown by its uncertainty (a person 118 px wide had a backfilled box 608 px wide
+ * in a 640 px frame), the segmenter's share of it is small even when it finds the person, and its
+ * ellipse took the whole frame.
  */
-export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK): Promise<void> {
+export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK, ellipseIfMissed = true): Promise<void> {
   const crop = cropFrame(frame, growBox(box, 0.15));
   const seg = await models.persons.segment(crop.frame);
   const cut = Math.round(o.personThreshold * 255);
@@ -72,5 +80,5 @@ export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick
     }
   }
   const area = Math.max(1, (bx1 - bx0) * (by1 - by0));
-  if (inBox / area < o.minPersonCoverage) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
+  if (ellipseIfMissed && inBox / area < o.minPersonCoverage) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
 }

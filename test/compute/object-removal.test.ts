@@ -13,6 +13,7 @@ import { sharedModels } from "../../compute/models/index.ts";
 import { objectRemovalVideo } from "../../compute/pipelines/video/object-removal.ts";
 import { VIDEO_PIPELINES } from "../../compute/pipelines/video/index.ts";
 import { inpaint } from "../../compute/removal/inpaint.ts";
+import { removalMask } from "../../compute/removal/mask.ts";
 import { estimateTranslation, pyramid } from "../../compute/removal/motion.ts";
 import { parseBackgroundHint } from "../../compute/removal/prompt-bg.ts";
 import type { Frame, Mask } from "../../compute/types.ts";
@@ -240,6 +241,21 @@ describe("object removal pieces", () => {
     expect(Math.abs(m.dy + 4)).toBeLessThan(0.3);
     const still = estimateTranslation(pyramid(crop(50, 40), null), pyramid(crop(50, 40), null));
     expect([still.dx, still.dy]).toEqual([0, 0]);
+  });
+
+  it("masks a detected person box the segmenter sees nothing in by its ellipse, but not a box extrapolated past the track's detections", async () => {
+    // An extrapolated box is the track's guess grown by its uncertainty: its ellipse once took a
+    // whole 640x360 frame (bench/object-removal.ts, 360p-coffee-pan: 8 dB in three frames).
+    const frame = await loadPhoto("coffee.png"); // no person
+    const box = { x: 100, y: 60, width: 200, height: 300, label: "person" };
+    const covered = async (source: "detected" | "interpolated" | "predicted" | "backfilled") => {
+      const mask = await removalMask(frame, [{ ...box, source }], models);
+      return mask.data.filter((v) => v === 255).length / (box.width * box.height);
+    };
+    expect(await covered("detected")).toBeGreaterThan(0.75);
+    expect(await covered("interpolated")).toBeGreaterThan(0.75);
+    expect(await covered("predicted")).toBeLessThan(0.15);
+    expect(await covered("backfilled")).toBeLessThan(0.15);
   });
 
   it("prompt_bg: a colour hint and the static-camera switch", () => {
