@@ -54,9 +54,9 @@ export function objectRemovalVideo(
   let seen = 0; // detections of the object over the whole video
   const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
-    // The short look-ahead removal was measured with: the tracker's one-second default (made for
-    // faces that show late) dropped the static-camera clip's fill from 31.9 to 23.6 dB pooled,
-    // 12.4 dB in its worst frame (test/compute/object-removal.test.ts); not yet understood.
+    // A short look-ahead: it holds about a second fewer frames than the tracker's default (made for
+    // faces that show late), and the test clips fill the same with either (static camera 31.8 dB
+    // pooled, pan 30.5 dB; test/compute/object-removal.test.ts).
     tracker: { lookahead: 2 * DETECT_EVERY - 1 },
     detect: eachFrame(async (frame) => {
       const found = await findTargets(frame, targets, models);
