@@ -3,7 +3,7 @@
 //    portraits it was trained on, far better than the whole frame), thresholded low (removal
 //    errs towards taking too much: what is taken is refilled with background anyway); when the
 //    segmenter finds little inside the box (back views, odd poses), the box's ellipse instead,
-//    unless the box is extrapolated (see addPerson);
+//    unless the box is larger than a quarter of the frame (see addPerson);
 //  - other COCO objects, text and plates: the tracked box itself (a rectangle);
 //  - faces: an ellipse over the box.
 // Then the union is dilated (shadows of the outline, motion blur, compression halo, a box that lags
@@ -13,25 +13,24 @@ import { addEllipses, addRects, dilateMask, emptyMask, featherMask, growBox } fr
 import { cropFrame } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Box, Frame, Mask } from "../types.ts";
-import type { CoverSource } from "../video/tracker.ts";
 
 export interface LabelledBox extends Box {
   label: string;
-  /** How a video's tracker got the box (absent for a detection in a still image). */
-  source?: CoverSource;
 }
 
 export interface RemovalMaskOptions {
   /** Segmenter probability (0..1) above which a pixel is part of the person. */
   personThreshold: number;
-  /** Below this fraction of the box covered by the segmenter, the box's ellipse is used instead. */
+  /** Below this fraction of the box covered by the segmenter, the box's ellipse is used instead... */
   minPersonCoverage: number;
+  /** ...unless the box takes more than this share of the frame (see addPerson). */
+  maxEllipseShare: number;
   /** Dilation as a fraction of the box's larger side (at least `minDilate` px). */
   dilate: number;
   minDilate: number;
 }
 
-export const DEFAULT_REMOVAL_MASK: RemovalMaskOptions = { personThreshold: 0.25, minPersonCoverage: 0.15, dilate: 0.05, minDilate: 4 };
+export const DEFAULT_REMOVAL_MASK: RemovalMaskOptions = { personThreshold: 0.25, minPersonCoverage: 0.15, maxEllipseShare: 0.25, dilate: 0.05, minDilate: 4 };
 
 export async function removalMask(
   frame: Frame,
@@ -46,7 +45,7 @@ export async function removalMask(
   let radius = o.minDilate;
   for (const box of boxes) {
     radius = Math.max(radius, o.dilate * Math.max(box.width, box.height));
-    if (box.label === "person") await addPerson(hard, frame, box, models, o, box.source !== "predicted" && box.source !== "backfilled");
+    if (box.label === "person") await addPerson(hard, frame, box, models, o);
     else if (box.label === "face") addEllipses(hard, [box], { grow: 0.15, feather: 0 });
     else addRects(hard, [box], { grow: 0.02, feather: 0 });
   }
@@ -56,13 +55,14 @@ export async function removalMask(
 
 /**
  * Adds one person's silhouette to `hard` (255 where the segmenter, run on a crop around the box,
- * passes `personThreshold`), or the box's ellipse when it sees too little of the person there and
- * `ellipseIfMissed`. Not for a box extrapolated before or after a track's detections: that is the
- * track's guess grown by its uncertainty (a person 118 px wide had a backfilled box 608 px wide
- * in a 640 px frame), the segmenter's share of it is small even when it finds the person, and its
- * ellipse took the whole frame.
+ * passes `personThreshold`), or the box's ellipse when it sees too little of the person there.
+ * Not for a box larger than `maxEllipseShare` of the frame (a quarter in video): there the ellipse, dilated, takes most of the
+ * frame, and such boxes were a track's guess grown by its uncertainty (a person 118 px wide had a
+ * backfilled box 608 px wide in a 640 px frame: the segmenter's share of it is small even when it
+ * finds the person) or a false 'person' (a cat's face filling the frame); a person that large is
+ * a close-up, what the segmenter (made for portraits) sees best.
  */
-export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK, ellipseIfMissed = true): Promise<void> {
+export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK): Promise<void> {
   const crop = cropFrame(frame, growBox(box, 0.15));
   const seg = await models.persons.segment(crop.frame);
   const cut = Math.round(o.personThreshold * 255);
@@ -80,5 +80,5 @@ export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick
     }
   }
   const area = Math.max(1, (bx1 - bx0) * (by1 - by0));
-  if (ellipseIfMissed && inBox / area < o.minPersonCoverage) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
+  if (inBox / area < o.minPersonCoverage && area <= o.maxEllipseShare * W * hard.height) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
 }

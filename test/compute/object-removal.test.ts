@@ -243,19 +243,18 @@ describe("object removal pieces", () => {
     expect([still.dx, still.dy]).toEqual([0, 0]);
   });
 
-  it("masks a detected person box the segmenter sees nothing in by its ellipse, but not a box extrapolated past the track's detections", async () => {
-    // An extrapolated box is the track's guess grown by its uncertainty: its ellipse once took a
-    // whole 640x360 frame (bench/object-removal.ts, 360p-coffee-pan: 8 dB in three frames).
-    const frame = await loadPhoto("coffee.png"); // no person
-    const box = { x: 100, y: 60, width: 200, height: 300, label: "person" };
-    const covered = async (source: "detected" | "interpolated" | "predicted" | "backfilled") => {
-      const mask = await removalMask(frame, [{ ...box, source }], models);
+  it("masks a person box the segmenter sees nothing in by its ellipse, unless the box takes over a quarter of the frame", async () => {
+    // Boxes that large were a track's guess grown by its uncertainty or a false 'person', and
+    // their ellipse took the whole frame (bench/object-removal.ts, 360p-coffee-pan and
+    // 360p-crossing-pan: 8-12 dB in those frames).
+    const W = 600, H = 400, frame: Frame = { data: Buffer.alloc(W * H * 3), width: W, height: H, channels: 3 };
+    for (let p = 0; p < W * H; p++) frame.data.fill(110 + ((p * 2654435761) >>> 28), p * 3, p * 3 + 3); // grey with a fine noise: no person
+    const covered = async (box: { x: number; y: number; width: number; height: number }) => {
+      const mask = await removalMask(frame, [{ ...box, label: "person" }], models);
       return mask.data.filter((v) => v === 255).length / (box.width * box.height);
     };
-    expect(await covered("detected")).toBeGreaterThan(0.75);
-    expect(await covered("interpolated")).toBeGreaterThan(0.75);
-    expect(await covered("predicted")).toBeLessThan(0.15);
-    expect(await covered("backfilled")).toBeLessThan(0.15);
+    expect(await covered({ x: 100, y: 60, width: 120, height: 300 })).toBeGreaterThan(0.75); // 15 % of the frame
+    expect(await covered({ x: 20, y: 20, width: 560, height: 360 })).toBeLessThan(0.15); // 84 %
   });
 
   it("prompt_bg: a colour hint and the static-camera switch", () => {

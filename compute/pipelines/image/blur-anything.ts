@@ -10,7 +10,7 @@ import type { Detection, Frame, Mask } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { ApiError } from "../../../schema/errors.ts";
 import { DEFAULT_BLUR_STRENGTH, dilateMask, emptyMask, featherMask, pixelationToStrength } from "../../effects/index.ts";
-import { addPerson } from "../../removal/mask.ts";
+import { addPerson, DEFAULT_REMOVAL_MASK } from "../../removal/mask.ts";
 import { findPeople } from "../people.ts";
 import { FACE_SHAPE, hideBoxes, hideMask, type HideOptions } from "../hide.ts";
 import { findPlates } from "../plates.ts";
@@ -52,9 +52,10 @@ export async function blurAnything(frame: Frame, params: BlurAnythingParams, mod
       const people = select(found);
       let mask: Mask;
       if (people.length) {
-        // Each person's silhouette from the segmenter on a crop around their box.
+        // Each person's silhouette from the segmenter on a crop around their box, or its ellipse
+        // whatever its size: a still image's box is a detection, not a track's guess.
         mask = emptyMask(frame.width, frame.height);
-        for (const p of people) await addPerson(mask, frame, p, models);
+        for (const p of people) await addPerson(mask, frame, p, models, { ...DEFAULT_REMOVAL_MASK, maxEllipseShare: 1 });
         silhouettes.push(...people);
       } else if (found.length) {
         continue; // every person boxed was left out by the controls: no fallback may hide them
