@@ -96,6 +96,16 @@ describe("temporal fill", () => {
     expect(worst).toBeGreaterThanOrEqual(25);
   });
 
+  it("fills frames a mask covers whole from the plate, the pan going on as it went", () => {
+    // Frames 40-49 masked edge to edge (a person walking past the lens, or a false box): nothing
+    // in them to align, which is no sign of a cut.
+    const { fill, worst, pooled } = run(0.4, 90, (i) => (i >= 40 && i < 50 ? [0, W] : null));
+    expect(new Set(fill.stats.map((s) => s.segment))).toEqual(new Set([0]));
+    expect(Math.abs(fill.stats.at(-1)!.tx - 0.4 * 89)).toBeLessThan(1);
+    expect(pooled).toBeGreaterThanOrEqual(30);
+    expect(worst).toBeGreaterThanOrEqual(25);
+  });
+
   it("starts afresh at a cut: frames of the other shot are not used", () => {
     const fill = new TemporalFill({ lookahead: 4, lookbehind: 4 });
     const mask: Mask = { data: new Uint8Array(W * H), width: W, height: H };
