@@ -1,6 +1,6 @@
 // Object-removal throughput and quality on this machine, measured.
 //
-// For each clip (a real person cut out of group6.jpg walking across a real photo, static or panning
+// For each clip (a real person cut out of a group photo walking across a real photo, static or panning
 // camera, 25 fps; made by test/fixtures/make-removal-video.ts), it reports:
 //   floor    one ffmpeg: decode + libx264 encode with the pipeline's settings (no pipeline beats it);
 //   removal  processVideo with video.object-removal (object_text "person"): fps, wall-clock ratio to
@@ -22,12 +22,14 @@ import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/v
 import { decodeFrames } from "../test/fixtures/frames.ts";
 import { findPeople } from "../compute/pipelines/people.ts";
 import type { Frame } from "../compute/types.ts";
-import { makeRemovalVideo, personCutout, type RemovalClipOptions } from "../test/fixtures/make-removal-video.ts";
+import { makeRemovalVideo, personCutout, type Cutout, type RemovalClipOptions } from "../test/fixtures/make-removal-video.ts";
 
 // Varied on purpose: a large colour person, the issue-22 greyscale figure half the height of a
 // 720p frame, a small person (a quarter of the height), a slow pan, a fast pan, a slow pan in a
-// small frame (where the camera tracking's search reaches least far), and another background.
-const CLIPS: Array<{ name: string } & Partial<RemovalClipOptions>> = [
+// small frame (where the camera tracking's search reaches least far), another background, other
+// people (cut out of other group photos), and a person cut by the frame's edges as they walk in
+// and out.
+const CLIPS: Array<{ name: string; person?: string } & Partial<RemovalClipOptions>> = [
   { name: "360p-large", width: 640, height: 360, seconds: 3, objectHeight: 0.9 },
   { name: "720p-grey-half", width: 1280, height: 720, seconds: 2, objectHeight: 0.5, grey: true },
   { name: "360p-small", width: 640, height: 360, seconds: 3, objectHeight: 0.25 },
@@ -35,6 +37,8 @@ const CLIPS: Array<{ name: string } & Partial<RemovalClipOptions>> = [
   { name: "360p-fast-pan", width: 640, height: 360, seconds: 3, objectHeight: 0.6, pan: 4 },
   { name: "240p-pan", width: 426, height: 240, seconds: 4, objectHeight: 0.7, pan: 0.6 },
   { name: "360p-coffee-pan", width: 640, height: 360, seconds: 3, objectHeight: 0.8, pan: 1, background: "coffee.png" },
+  { name: "360p-crossing", width: 640, height: 360, seconds: 3, objectHeight: 0.7, crossing: true, person: "group2.jpg" },
+  { name: "360p-crossing-pan", width: 640, height: 360, seconds: 3, objectHeight: 0.5, crossing: true, pan: 2, person: "group4.jpg", background: "chelsea.png" },
 ];
 
 async function floor(input: string, output: string): Promise<number> {
@@ -51,12 +55,13 @@ const dir = await mkdtemp(join(tmpdir(), "obscura-bench-removal-"));
 try {
   const models = sharedModels();
   await models.registry.warmAll();
-  const cutout = await personCutout(models);
+  const cutouts = new Map<string, Cutout>();
+  const cutoutOf = async (photo = "group6.jpg") => cutouts.get(photo) ?? cutouts.set(photo, await personCutout(models, photo)).get(photo)!;
   console.log(`encoder: libx264 preset=${DEFAULT_ENCODER.preset} crf=${DEFAULT_ENCODER.crf}; node ${process.version}; ${cpus().length} cores; load ${loadavg()[0].toFixed(1)}`);
   const rows = [["clip", "frames", "floor s", "removal s", "fps", "x floor", "node CPU s", "PSNR filled dB", "worst frame dB", "found in (finder/COCO)", "found out (finder/COCO)"]];
   for (const spec of CLIPS) {
     if (only && only !== spec.name) continue;
-    const clip = await makeRemovalVideo({ ...spec, outPath: join(dir, `${spec.name}.mp4`), cutout });
+    const clip = await makeRemovalVideo({ ...spec, outPath: join(dir, `${spec.name}.mp4`), cutout: await cutoutOf(spec.person) });
     const floorSeconds = await floor(clip.path, join(dir, `${spec.name}-floor.mp4`));
     const cpu0 = process.cpuUsage();
     const started = performance.now();
