@@ -1,8 +1,8 @@
 // A compute instance told to stop (SIGTERM: a deploy, `npm stop`) while a video job runs leaves
-// nothing behind: the job's ffmpeg processes end, its work directory and the process spawner's
-// socket directory go, the process exits 0 promptly, and no failure is reported for the job, so the
-// Worker's watchdog queues it again for another instance instead of failing it. One that starts
-// removes the work directories a killed one left.
+// nothing behind: the job's ffmpeg processes end, its work directory goes and nothing of ours is
+// left in the temp folder, the process exits 0 promptly, and no failure is reported for the job,
+// so the Worker's watchdog queues it again for another instance instead of failing it. One that
+// starts removes the work directories a killed one left.
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
