@@ -1,7 +1,7 @@
 // Object-removal throughput and quality on this machine, measured.
 //
-// For each clip (a real person cut out of a group photo walking across a real photo, static or panning
-// camera, 25 fps; made by test/fixtures/make-removal-video.ts), it reports:
+// For each clip (a real person cut out of a group photo walking across a real photo, static or
+// panning camera, 25 fps; made by test/fixtures/make-removal-video.ts), it reports:
 //   floor    one ffmpeg: decode + libx264 encode with the pipeline's settings (no pipeline beats it);
 //   removal  processVideo with video.object-removal (object_text "person"): fps, wall-clock ratio to
 //            the floor, CPU seconds of the Node process (not the ffmpeg children), the PSNR of the
@@ -22,7 +22,7 @@ import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/v
 import { decodeFrames } from "../test/fixtures/frames.ts";
 import { findPeople } from "../compute/pipelines/people.ts";
 import type { Frame } from "../compute/types.ts";
-import { makeRemovalVideo, personCutout, type Cutout, type RemovalClipOptions } from "../test/fixtures/make-removal-video.ts";
+import { filledPsnr, makeRemovalVideo, personCutout, type Cutout, type RemovalClipOptions } from "../test/fixtures/make-removal-video.ts";
 
 // Varied on purpose: a large colour person, the issue-22 greyscale figure half the height of a
 // 720p frame, a small person (a quarter of the height), a slow pan, a fast pan, a slow pan in a
@@ -76,20 +76,7 @@ try {
       continue;
     }
     const frames = (await decodeFrames(out)).map((f) => f.data);
-    const db = (se: number, n: number) => 10 * Math.log10((255 * 255) / Math.max(1e-9, se / n));
-    let se = 0, n = 0, worst = Infinity;
-    for (let i = 0; i < clip.frames; i++) {
-      const bg = clip.background(i).data, alpha = clip.objectAlpha(i).data;
-      let fse = 0, fn = 0;
-      for (let p = 0; p < alpha.length; p++) {
-        if (!alpha[p]) continue;
-        for (let k = 0; k < 3; k++) fse += (frames[i][p * 3 + k] - bg[p * 3 + k]) ** 2;
-        fn += 3;
-      }
-      if (fn) worst = Math.min(worst, db(fse, fn));
-      se += fse;
-      n += fn;
-    }
+    const fill = filledPsnr(clip, frames);
     const inputs = (await decodeFrames(clip.path)).map((f) => f.data);
     const found = async (all: Buffer[]): Promise<string> => {
       let finder = 0, coco = 0, checked = 0;
@@ -101,7 +88,7 @@ try {
       return `${finder}/${coco} of ${checked}`;
     };
     rows.push([spec.name, String(clip.frames), floorSeconds.toFixed(2), seconds.toFixed(1), (clip.frames / seconds).toFixed(2), (seconds / floorSeconds).toFixed(1),
-      ((cpu.user + cpu.system) / 1e6).toFixed(1), db(se, n).toFixed(2), worst.toFixed(2), await found(inputs), await found(frames)]);
+      ((cpu.user + cpu.system) / 1e6).toFixed(1), fill.pooled.toFixed(2), fill.worst.toFixed(2), await found(inputs), await found(frames)]);
     console.log(rows.at(-1)!.join("\t"));
   }
   console.log("");

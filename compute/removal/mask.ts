@@ -56,11 +56,12 @@ export async function removalMask(
 /**
  * Adds one person's silhouette to `hard` (255 where the segmenter, run on a crop around the box,
  * passes `personThreshold`), or the box's ellipse when it sees too little of the person there.
- * Not for a box larger than `maxEllipseShare` of the frame (a quarter in video): there the ellipse, dilated, takes most of the
- * frame, and such boxes were a track's guess grown by its uncertainty (a person 118 px wide had a
- * backfilled box 608 px wide in a 640 px frame: the segmenter's share of it is small even when it
- * finds the person) or a false 'person' (a cat's face filling the frame); a person that large is
- * a close-up, what the segmenter (made for portraits) sees best.
+ * Not for a box larger than `maxEllipseShare` of the frame (a quarter in video): there the
+ * ellipse, dilated, takes most of the frame, and such boxes were a track's guess grown by its
+ * uncertainty (a person 118 px wide had a backfilled box 608 px wide in a 640 px frame: the
+ * segmenter's share of it is small even when it finds the person) or a false 'person' (a cat's
+ * face filling the frame); a person that large is a close-up, what the segmenter (made for
+ * portraits) sees best.
  */
 export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick<Models, "persons">, o: RemovalMaskOptions = DEFAULT_REMOVAL_MASK): Promise<void> {
   const crop = cropFrame(frame, growBox(box, 0.15));

@@ -22,7 +22,7 @@ import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import { decodeFrames } from "../fixtures/frames.ts";
 import { findPeople } from "../../compute/pipelines/people.ts";
-import { makeRemovalVideo, personCutout, type Cutout, type RemovalClip, type RemovalClipOptions } from "../fixtures/make-removal-video.ts";
+import { filledPsnr, makeRemovalVideo, personCutout, psnr, type Cutout, type RemovalClip, type RemovalClipOptions } from "../fixtures/make-removal-video.ts";
 import { loadPhoto } from "./photos.ts";
 
 const models = sharedModels();
@@ -37,8 +37,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-const db = (se: number, n: number) => (se === 0 ? 99 : 10 * Math.log10((255 * 255) / (se / n)));
 
 interface Run {
   clip: RemovalClip;
@@ -60,27 +58,6 @@ async function removeFrom(name: string, pan: number, seconds: number, clipOption
   await processVideo(clip.path, outputPath, { processor });
   const elapsed = (performance.now() - started) / 1000;
   return { clip, input: (await decodeFrames(clip.path)).map((f) => f.data), output: (await decodeFrames(outputPath)).map((f) => f.data), masks, outputPath, seconds: elapsed };
-}
-
-/** PSNR (dB) over every pixel the person covered (alpha > 0), all frames pooled, and the worst frame. */
-function filledPsnr(run: Run, frames: Buffer[]): { pooled: number; worst: number } {
-  let se = 0, n = 0, worst = Infinity;
-  for (let i = 0; i < run.clip.frames; i++) {
-    const bg = run.clip.background(i).data, alpha = run.clip.objectAlpha(i).data;
-    let fse = 0, fn = 0;
-    for (let p = 0; p < alpha.length; p++) {
-      if (!alpha[p]) continue;
-      for (let k = 0; k < 3; k++) {
-        const d = frames[i][p * 3 + k] - bg[p * 3 + k];
-        fse += d * d;
-      }
-      fn += 3;
-    }
-    se += fse;
-    n += fn;
-    worst = Math.min(worst, db(fse, fn));
-  }
-  return { pooled: db(se, n), worst };
 }
 
 /** Person detections (default threshold 0.3) on every 4th frame. */
@@ -133,8 +110,8 @@ describe("object removal, static camera (person walking across a real photo, 4 s
   });
 
   it("fills where the person was with the true background (PSNR >= 28 dB pooled, >= 25 dB every frame)", () => {
-    const out = filledPsnr(run, run.output);
-    const before = filledPsnr(run, run.input);
+    const out = filledPsnr(run.clip, run.output);
+    const before = filledPsnr(run.clip, run.input);
     console.log(`filled region PSNR vs true background: ${out.pooled.toFixed(2)} dB pooled, worst frame ${out.worst.toFixed(2)} dB (input: ${before.pooled.toFixed(2)} dB)`);
     // Ceiling: the clean background itself after the two H.264 encodes is ~34 dB on this texture.
     expect(before.pooled).toBeLessThan(15);
@@ -155,7 +132,7 @@ describe("object removal, static camera (person walking across a real photo, 4 s
         n += 3;
       }
     }
-    expect(db(se, n)).toBeGreaterThanOrEqual(35);
+    expect(psnr(se, n)).toBeGreaterThanOrEqual(35);
   });
 
   it("the object detector finds the person in the input but not in the output", async () => {
@@ -174,7 +151,7 @@ describe("object removal, slowly panning camera (0.4 px/frame, sub-pixel, 3 s)",
   }, 600_000);
 
   it("follows the pan and fills from other frames (PSNR >= 26 dB pooled)", () => {
-    const out = filledPsnr(run, run.output);
+    const out = filledPsnr(run.clip, run.output);
     console.log(`pan: filled region PSNR ${out.pooled.toFixed(2)} dB pooled, worst frame ${out.worst.toFixed(2)} dB`);
     expect(out.pooled).toBeGreaterThanOrEqual(26);
     expect(out.worst).toBeGreaterThanOrEqual(22);
@@ -192,7 +169,7 @@ describe("object removal, a greyscale person half the height of a 1280x720 frame
 
   it("masks the person in every frame, and no person is found in the output", async () => {
     const { missed, total } = unmaskedPersonPixels(run);
-    const out = filledPsnr(run, run.output);
+    const out = filledPsnr(run.clip, run.output);
     console.log(`grey 720p: ${missed} of ${total} person pixels unmasked; filled PSNR ${out.pooled.toFixed(2)} dB pooled, worst frame ${out.worst.toFixed(2)} dB`);
     expect(missed / total).toBeLessThan(0.001);
     expect(out.pooled).toBeGreaterThanOrEqual(25);
