@@ -22,17 +22,9 @@ export const PERSON_TILE_SCALES = [0.6] as const;
 /** Tiles smaller than this (px) are not run: the whole frame already sees their scale. */
 const MIN_TILE = 160;
 
-/** A detection in frame coordinates, and whether a tile's inner edge cut it. */
-export interface Found extends Detection {
+interface Found extends Detection {
   cut: boolean;
 }
-
-/**
- * A box gives way to a larger one containing it only if that one is at most this many times its
- * area: a person's box and the box of a part of them are, a person inside a false whole-frame
- * 'person' (a cat's face filling the frame, 0.34) is not, and was dropped for it.
- */
-const SAME_PERSON_AREA_RATIO = 4;
 
 /** The regions the detector runs on, whole frame first. */
 export function personRegions(width: number, height: number): Box[] {
@@ -73,18 +65,17 @@ export async function findPeople(frame: Frame, models: Pick<Models, "objects">):
 }
 
 /**
- * One box per person: whole boxes by score (NMS), then cut boxes no whole box of the same person
- * covers, merged with the cut boxes of the same person (their union: two tiles each saw a part).
+ * One box per person: whole boxes by score (NMS), then cut boxes no whole box covers, merged with
+ * the cut boxes of the same person (their union: two tiles each saw a part).
  */
-export function mergePeople(found: Found[]): Detection[] {
-  const covers = (k: Box, d: Box, overlap: number) => overlapOfSmaller(k, d) > overlap && area(k) <= SAME_PERSON_AREA_RATIO * area(d);
+function mergePeople(found: Found[]): Detection[] {
   const whole: Detection[] = [];
   for (const d of found.filter((f) => !f.cut).sort((a, b) => b.score - a.score)) {
-    if (!whole.some((k) => iou(k, d) > 0.5 || covers(k, d, 0.8))) whole.push(strip(d));
+    if (!whole.some((k) => iou(k, d) > 0.5 || overlapOfSmaller(k, d) > 0.8)) whole.push(strip(d));
   }
   const parts: Detection[] = [];
   for (const d of found.filter((f) => f.cut).sort((a, b) => b.score - a.score)) {
-    if (whole.some((k) => covers(k, d, 0.6))) continue;
+    if (whole.some((k) => overlapOfSmaller(k, d) > 0.6)) continue;
     const same = parts.find((k) => overlapOfSmaller(k, d) > 0.6);
     if (same) Object.assign(same, union(same, d));
     else parts.push(strip(d));
