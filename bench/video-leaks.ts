@@ -18,8 +18,14 @@
 //        [--motion-blur] (each frame as a 180-degree shutter records it: what moves is smeared)
 //        [--edge-margin 0.02] (the real detector seeing each frame mirrored past its edges: face-detector.ts edgeMargin)
 //        [--frames N] (each clip cut after its first N frames: a video that ends while a face has just come into view)
+//        [--record F.json] (keeps the real detector's output per clip and frame in F)
+//        [--replay F.json] (detector "replay": that output again, without the models: a change to
+//        the tracker or the effect is measured in seconds; exact, since what the detector is asked
+//        depends on the frames and the schedule, never on the tracks)
 import { cpus, loadavg } from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import type { Detection } from "../compute/types.ts";
 import { createModels } from "../compute/models/index.ts";
 import { CLIP_NAMES, compressed, makeClip } from "../test/fixtures/video-clips.ts";
 import { facesAloneArea, leakSheet, measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../test/fixtures/video-leaks.ts";
@@ -35,10 +41,16 @@ const { values } = parseArgs({
     "motion-blur": { type: "boolean", default: false },
     "edge-margin": { type: "string" },
     frames: { type: "string" },
+    record: { type: "string" },
+    replay: { type: "string" },
   },
 });
 
-const detectors = values.detectors!.split(",");
+const detectors = values.replay ? ["replay"] : values.detectors!.split(",");
+/** Per clip key (name and variant), per detection frame, what the real detector returned. */
+type Recording = Record<string, Record<number, Detection[]>>;
+const recorded: Recording = values.replay ? JSON.parse(await readFile(values.replay, "utf8")) : {};
+const variant = [values.crf && `crf${values.crf}`, values["motion-blur"] && "motion-blur", values["edge-margin"] && `edge${values["edge-margin"]}`, values.frames && `frames${values.frames}`].filter(Boolean).join(",");
 const seeds = Number(values.seeds);
 const models = detectors.includes("real") ? createModels() : null;
 const faces = values["edge-margin"] ? models?.faces.withOptions({ edgeMargin: Number(values["edge-margin"]) }) : models?.faces;
@@ -73,7 +85,21 @@ for (const name of values.clips!.split(",")) {
   facesAlone.set(clip.name, await facesAloneArea(clip));
   for (const detector of detectors) {
     const reports: LeakReport[] = [];
-    if (detector === "real") reports.push(await measureLeaks(clip, faces!));
+    const key = `${name}${variant ? `:${variant}` : ""}`;
+    if (detector === "real") {
+      const report = await measureLeaks(clip, faces!);
+      reports.push(report);
+      // Masks are not kept: face detections have none.
+      recorded[key] = Object.fromEntries(report.coverages.filter((c) => c.detections).map((c) => [c.index, c.detections!.map(({ mask: _, ...d }) => d)]));
+    } else if (detector === "replay") {
+      const frames = recorded[key];
+      if (!frames) throw new Error(`${values.replay} holds no recording of ${key}`);
+      reports.push(await measureLeaks(clip, (_, index) => {
+        const found = frames[index];
+        if (!found) throw new Error(`${key}: frame ${index} was not detected when recorded`);
+        return found;
+      }));
+    }
     else if (detector === "oracle") for (let seed = 1; seed <= seeds; seed++) reports.push(await measureLeaks(clip, oracleWithMisses(clip, seed)));
     else throw new Error(`unknown detector ${detector}`);
     console.log(row(name, detector, reports));
@@ -81,6 +107,12 @@ for (const name of values.clips!.split(",")) {
   }
 }
 for (const [detector, reports] of all) console.log(row("all", detector, reports));
+if (values.record) {
+  // Adds to what the file holds: each variant is a separate run.
+  const before: Recording = await readFile(values.record, "utf8").then(JSON.parse, () => ({}));
+  await writeFile(values.record, JSON.stringify({ ...before, ...recorded }));
+  console.log(`detections recorded in ${values.record}`);
+}
 if (values.sheet) {
   const leaks = await leakSheet([...all.values()].flat(), values.sheet);
   console.log(`${leaks} leaked face-frames; contact sheet: ${values.sheet}`);

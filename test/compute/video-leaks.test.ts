@@ -77,14 +77,13 @@ describe("video face-blur with the real detector on a compressed clip", () => {
   it("sprites through libx264 at CRF 35 (a body-cam's bitrate): the faces BlazeFace loses to the encoder are hidden", async () => {
     // A tilted 29 px face moving across the frame scores 0.2-0.4 with BlazeFace once the encoder
     // has softened it, in every look: 37 of 75 frames showed it. FaceBoxes (trained on WIDER
-    // FACE's blurred and compressed crowds) finds it: measured 0 frames, every one of the clip's
-    // face-frames hidden.
+    // FACE's blurred and compressed crowds) finds it. In the last frame a 39 px face lost for 11
+    // runs showed (0.83 of it covered) while its track took the frame's only box, 40 px below it:
+    // the frame that ends a coast now covers the coast too (tracker.ts, coverCoastWhenFound).
+    // Measured 0 frames.
     const clip = await compressed(await makeClip("sprites"), 35);
     const report = await measureLeaks(clip, sharedModels().faces);
-    const leakedFrames = new Set(report.faceFrames.filter((f) => !f.hidden).map((f) => f.frame));
-    expect(leakedFrames.size).toBeLessThanOrEqual(2);
-    const faces = report.faceFrames.filter((f) => f.face.width >= 20);
-    expect(faces.filter((f) => f.hidden).length / faces.length).toBeGreaterThanOrEqual(0.98);
+    expect(leakedFaces(report)).toEqual([]);
   }, 300_000);
 
   it("pan over tiny faces through libx264 at CRF 35: the 14-23 px faces the encoder softened are hidden", async () => {

@@ -5,7 +5,7 @@ import { clipBox } from "../../compute/models/geometry.ts";
 import { assign, FORBIDDEN } from "../../compute/video/assignment.ts";
 import { trackedProcessor } from "../../compute/video/tracked.ts";
 import { Tracker } from "../../compute/video/tracker.ts";
-import type { FrameCoverage, TrackedBox } from "../../compute/video/tracker.ts";
+import type { FrameCoverage, TrackedBox, TrackerOptions } from "../../compute/video/tracker.ts";
 
 const det = (b: Box, label = "face", score = 0.9): Detection => ({ ...b, label, score });
 const contains = (outer: Box, inner: Box) =>
@@ -71,6 +71,27 @@ describe("Tracker", () => {
     const covered = coverage.filter((c) => c.boxes.length > 0).map((c) => c.index);
     expect(covered).toEqual(Array.from({ length: 14 }, (_, i) => i)); // 2 detected + 12 predicted
     for (const i of covered) expect(contains(coverage[i]!.boxes[0]!, fast(i)), `frame ${i}`).toBe(true);
+  });
+
+  it("covers where a lost face's coast put it in the frame that finds it again, when the box found is beside it", () => {
+    // A 40 px face at 8 px a frame, detected every 2nd frame up to frame 8, missed for 8 runs, then
+    // boxed 20 px below and 12 px behind it (sprites at CRF 35: the last frame's only box was on
+    // the blocky neck, and the track that had followed the face took it).
+    const face = (i: number): Box => ({ x: 100 + 8 * i, y: 200, width: 40, height: 40 });
+    const frames = Array.from({ length: 27 }, (_, i): Detection[] | null => {
+      if (i % 2) return null;
+      if (i <= 8) return [det(face(i))];
+      return i < 26 ? [] : [det({ ...face(i), x: face(i).x - 12, y: face(i).y + 20 })];
+    });
+    const covers = (options: Partial<TrackerOptions>) => {
+      const coverage = run(new Tracker({ lookahead: 3, frameWidth: 1280, frameHeight: 720, ...options }), frames);
+      expect(coverage.map((c) => c.boxes.length)).toEqual(frames.map(() => 1));
+      return coverage.map((c, i) => contains(c.boxes[0]!, face(i)));
+    };
+    const withCoast = covers({});
+    expect(withCoast.slice(0, 21)).toEqual(Array(21).fill(true)); // seen, then coasting
+    expect(withCoast[26]).toBe(true); // found again beside it: its coast is covered too
+    expect(covers({ coverCoastWhenFound: false })[26]).toBe(false);
   });
 
   it("keeps a face that left the frame where the camera takes it, so a pan turning back brings its box back onto it", () => {
