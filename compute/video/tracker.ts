@@ -140,8 +140,8 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   // Sprites at CRF 35: a 39 px face lost for 11 runs, covered all along by its coast, showed in the
   // last frame, whose only box (0.63) was 40 px below it on the blocky neck: its track took that
   // box. Covering both, the six generated clips at CRF 35 left a face of 20 px or more visible in
-  // none of 450 frames instead of one, for 15.2 -> 15.4 % of the frame blurred (as rendered 14.4 ->
-  // 14.5 %, with motion blur 15.4 -> 15.6 %, no frame leaked more or less; the oracle, which misses
+  // none of 450 frames instead of one, for 17.2 -> 17.4 % of the frame blurred (as rendered 16.1 ->
+  // 16.2 %, with motion blur 17.0 -> 17.2 %, no frame leaked more or less; the oracle, which misses
   // more, 15.7 -> 16.3 %; bench/video-leaks.ts --replay).
   // Covering the coast in every frame between too (the interpolation towards that box replaces
   // it) hid no more faces for twice that area.
