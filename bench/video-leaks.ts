@@ -20,8 +20,9 @@
 //        [--frames N] (each clip cut after its first N frames: a video that ends while a face has just come into view)
 //        [--record F.json] (keeps the real detector's output per clip and frame in F)
 //        [--replay F.json] (detector "replay": that output again, without the models: a change to
-//        the tracker or the effect is measured in seconds; exact, since what the detector is asked
-//        depends on the frames and the schedule, never on the tracks)
+//        the tracker or the effect is measured in under half the time of a real run, most of it
+//        making and encoding the clips; exact, since what the detector is asked depends on the
+//        frames and the schedule, never on the tracks)
 import { cpus, loadavg } from "node:os";
 import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
@@ -99,8 +100,7 @@ for (const name of values.clips!.split(",")) {
         if (!found) throw new Error(`${key}: frame ${index} was not detected when recorded`);
         return found;
       }));
-    }
-    else if (detector === "oracle") for (let seed = 1; seed <= seeds; seed++) reports.push(await measureLeaks(clip, oracleWithMisses(clip, seed)));
+    } else if (detector === "oracle") for (let seed = 1; seed <= seeds; seed++) reports.push(await measureLeaks(clip, oracleWithMisses(clip, seed)));
     else throw new Error(`unknown detector ${detector}`);
     console.log(row(name, detector, reports));
     all.get(detector)!.push(...reports);
