@@ -6,7 +6,7 @@
 // [--range-tile 96] (the last look's own boxes: the full-range detector on tiles of that many px; 0: none)
 // [--size 4032x3024] (every scene at that size, e.g. a phone's 12 MP; default 1280x720 and 1920x1080 alternating)
 // [--faces held-out] (paste the held-out pool of 104 other people's faces instead of the fixtures' 24)
-// [--turn 50-90] (the third of faces that are turned, turned that many degrees either way; default 0-25)
+// [--turn 50-90] (the third of faces that are turned, turned that many degrees either way; default 0-25; not with --edges)
 // [--edges] (faces the frame's edge cuts instead, 35-85 % inside, 14-100 px wide: hidden by the blur
 // face-blur paints, by width and by the part inside the frame; no photos)
 // Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
@@ -22,6 +22,8 @@ import { outside, psnr } from "../test/compute/photos.ts";
 
 const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" }, turn: { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
+const turn = flags.turn ? (flags.turn.split("-").map(Number) as [number, number]) : undefined;
+if (turn && !(turn.length === 2 && turn[0] >= 0 && turn[1] >= turn[0])) throw new Error(`--turn takes LEAST-MOST degrees, e.g. 50-90, not ${flags.turn}`);
 // --no-faceboxes: the same detector without its FaceBoxes pass (what that pass adds, and costs).
 const full = sharedModels().faces;
 const chosen = full.withOptions({
@@ -46,7 +48,7 @@ const count = last! - first! + 1;
 const withPhotos = flags.photos && !flags.edges;
 const generated = flags.edges
   ? await edgeScenes(first!, count, flags.faces as FacePool)
-  : [...(await evalScenes(first!, count, size, flags.faces as FacePool, flags.turn ? (flags.turn.split("-").map(Number) as [number, number]) : undefined)), ...(withPhotos ? await photoScenes() : [])];
+  : [...(await evalScenes(first!, count, size, flags.faces as FacePool, turn)), ...(withPhotos ? await photoScenes() : [])];
 const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => throughJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
 // CPU per generated scene: the 720p ones, or every one of --size.
