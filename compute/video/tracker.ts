@@ -137,7 +137,7 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   // Without it a whole-frame false detection took over a 27 px face next to it, and the face's
   // track then stood for a whole-frame box (real detector, enter-leave clip).
   maxSizeRatio: 2.5,
-  // Sprites at CRF 35: a 39 px face lost for 11 runs, covered all along by its coast, showed in the
+  // Sprites at CRF 35: a 39 px face lost for 10 runs, covered all along by its coast, showed in the
   // last frame, whose only box (0.63) was 40 px below it on the blocky neck: its track took that
   // box. Covering both, the six generated clips at CRF 35 left a face of 20 px or more visible in
   // none of 450 frames instead of one, for 17.2 -> 17.4 % of the frame blurred (as rendered 16.1 ->

@@ -77,7 +77,7 @@ describe("video face-blur with the real detector on a compressed clip", () => {
   it("sprites through libx264 at CRF 35 (a body-cam's bitrate): the faces BlazeFace loses to the encoder are hidden", async () => {
     // A tilted 29 px face moving across the frame scores 0.2-0.4 with BlazeFace once the encoder
     // has softened it, in every look: 37 of 75 frames showed it. FaceBoxes (trained on WIDER
-    // FACE's blurred and compressed crowds) finds it. In the last frame a 39 px face lost for 11
+    // FACE's blurred and compressed crowds) finds it. In the last frame a 39 px face lost for 10
     // runs showed (0.83 of it covered) while its track took the frame's only box, 40 px below it:
     // the frame that ends a coast now covers the coast too (tracker.ts, coverCoastWhenFound).
     // Measured 0 frames.
