@@ -15,6 +15,7 @@ import { gaussianInRect } from "../../compute/effects/region.ts";
 import { FACE_SHAPE, hideBoxes, pastTheEdge } from "../../compute/pipelines/hide.ts";
 import { coverWithEmoji, drawImage, emojiImage, emojiSize } from "../../compute/effects/overlay.ts";
 import { setStageListener } from "../../compute/timing.ts";
+import { psnr as framePsnr } from "./photos.ts";
 
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
 const faces = JSON.parse(readFileSync(new URL("faces.json", PHOTOS), "utf8")) as Record<string, [number, number, number, number][]>;
@@ -56,23 +57,8 @@ function colours(f: Frame, b: Box): number {
   return set.size;
 }
 
-/** PSNR (dB) between two frames over the pixels where `where(x, y)` is true; Infinity if equal. */
-function psnr(a: Frame, b: Frame, where: (x: number, y: number) => boolean = () => true): number {
-  let se = 0;
-  let n = 0;
-  for (let y = 0; y < a.height; y++) {
-    for (let x = 0; x < a.width; x++) {
-      if (!where(x, y)) continue;
-      const i = (y * a.width + x) * a.channels;
-      for (let k = 0; k < a.channels; k++) {
-        const d = a.data[i + k] - b.data[i + k];
-        se += d * d;
-        n++;
-      }
-    }
-  }
-  return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
-}
+/** PSNR (dB) over every channel the frames have, alpha too (an effect leaves alpha as it was); Infinity if equal. */
+const psnr = (a: Frame, b: Frame, where?: (x: number, y: number) => boolean) => framePsnr(a, b, where, a.channels);
 
 /** The rectangle an effect may touch: the grown box plus its feather (+1 px rounding). */
 function touched(b: Box, grow = 0.15, feather = 0.1): Box {

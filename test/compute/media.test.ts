@@ -12,6 +12,7 @@ import { decodeImage, encodeImage, readImageHeader } from "../../compute/media/i
 import { ApiError } from "../../schema/errors.ts";
 import { MAX_IMAGE_PIXELS } from "../../schema/limits.ts";
 import { codeOf } from "./error-code.ts";
+import { bufferPsnr } from "../fixtures/psnr.ts";
 
 const MEDIA = new URL("../fixtures/media/", import.meta.url);
 const PHOTOS = new URL("../fixtures/photos/", import.meta.url);
@@ -141,10 +142,7 @@ describe("decodeImage", () => {
     expect([frame.width, frame.height, frame.channels]).toEqual([256, 256, 3]);
     // It is the astronaut photo: compare with the PNG original at the same size.
     const ref = await sharp(astronautPng).resize(256, 256).removeAlpha().raw().toBuffer();
-    let se = 0;
-    for (let i = 0; i < ref.length; i++) se += (ref[i] - frame.data[i]) ** 2;
-    const psnr = 10 * Math.log10((255 * 255) / (se / ref.length));
-    expect(psnr).toBeGreaterThan(25);
+    expect(bufferPsnr(ref, frame.data)).toBeGreaterThan(25);
     const alpha = await decodeImage(heicAlpha);
     expect([alpha.frame.width, alpha.frame.height, alpha.frame.channels]).toEqual([160, 96, 4]);
     expect(Math.abs(alpha.frame.data[3] - 153)).toBeLessThan(8); // alpha 0.6

@@ -22,8 +22,9 @@ import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import { decodeFrames } from "../fixtures/frames.ts";
 import { findPeople } from "../../compute/pipelines/people.ts";
-import { filledPsnr, makeRemovalVideo, personCutout, psnr, type Cutout, type RemovalClip, type RemovalClipOptions } from "../fixtures/make-removal-video.ts";
+import { filledPsnr, makeRemovalVideo, personCutout, type Cutout, type RemovalClip, type RemovalClipOptions } from "../fixtures/make-removal-video.ts";
 import { loadPhoto } from "./photos.ts";
+import { psnrOf } from "../fixtures/psnr.ts";
 
 const models = sharedModels();
 let dir: string;
@@ -132,7 +133,7 @@ describe("object removal, static camera (person walking across a real photo, 4 s
         n += 3;
       }
     }
-    expect(psnr(se, n)).toBeGreaterThanOrEqual(35);
+    expect(psnrOf(se, n)).toBeGreaterThanOrEqual(35);
   });
 
   it("the object detector finds the person in the input but not in the output", async () => {

@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import type { Box, Frame } from "../../compute/types.ts";
+import { psnrOf } from "../fixtures/psnr.ts";
 
 export const PHOTOS = path.join(import.meta.dirname, "../fixtures/photos");
 
@@ -35,16 +36,19 @@ export function sharpness(f: Frame, box: Box): number {
   return n ? s2 / n - (s / n) ** 2 : 0;
 }
 
-/** PSNR (dB) between two frames over the pixels where `keep(x, y)` is true; Infinity if identical. */
-export function psnr(a: Frame, b: Frame, keep: (x: number, y: number) => boolean = () => true): number {
+/**
+ * PSNR (dB) between two frames over the pixels where `keep(x, y)` is true; Infinity if identical.
+ * `samples`: the first that many channels of each pixel compared (3: the colour; 4: alpha too).
+ */
+export function psnr(a: Frame, b: Frame, keep: (x: number, y: number) => boolean = () => true, samples = 3): number {
   let se = 0, n = 0;
   for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) {
     if (!keep(x, y)) continue;
     const i = (y * a.width + x) * a.channels, j = (y * b.width + x) * b.channels;
-    for (let k = 0; k < 3; k++) { const d = a.data[i + k] - b.data[j + k]; se += d * d; }
-    n += 3;
+    for (let k = 0; k < samples; k++) { const d = a.data[i + k] - b.data[j + k]; se += d * d; }
+    n += samples;
   }
-  return se === 0 ? Infinity : 10 * Math.log10((255 * 255) / (se / n));
+  return psnrOf(se, n);
 }
 
 /** True when (x, y) lies outside every box grown by `grow` of its size on each side. */

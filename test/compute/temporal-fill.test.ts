@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TemporalFill } from "../../compute/removal/background-model.ts";
 import type { Frame, Mask } from "../../compute/types.ts";
 import { loadPhoto } from "./photos.ts";
+import { psnrOf } from "../fixtures/psnr.ts";
 
 const W = 320, H = 180;
 let photo: Frame;
@@ -62,11 +63,11 @@ function run(pan: number, frames: number, extraMask: (i: number) => [number, num
       fse += (out[i].data[(y * W + x) * 3 + k] - truth[i].data[(y * W + x) * 3 + k]) ** 2;
       fn++;
     }
-    if (fn) worst = Math.min(worst, 10 * Math.log10((255 * 255) / Math.max(1e-9, fse / fn)));
+    if (fn) worst = Math.min(worst, psnrOf(fse, fn));
     se += fse;
     n += fn;
   }
-  return { fill, worst, pooled: 10 * Math.log10((255 * 255) / (se / n)) };
+  return { fill, worst, pooled: psnrOf(se, n) };
 }
 
 describe("temporal fill", () => {

@@ -27,6 +27,7 @@ import { decodeFrames } from "../fixtures/frames.ts";
 import { makePanZoomVideo, panZoomRects, photoBoxInFrame } from "../fixtures/make-video.ts";
 import type { PhotoRect } from "../fixtures/make-video.ts";
 import { faceBoxes, PHOTOS } from "./photos.ts";
+import { bufferPsnr } from "../fixtures/psnr.ts";
 
 const PHOTO = "group1.jpg";
 const W = 1280, H = 720, FPS = 25, SECONDS = 3;
@@ -107,9 +108,7 @@ describe("video face-blur on a pan/zoom over a group photo", () => {
       const rendered = await sharp(big, { raw: { width: meta.width! * K, height: meta.height! * K, channels: 3 } })
         .extract({ left: Math.round(r.x * K), top: Math.round(r.y * K), width: Math.round(r.width * K), height: Math.round(r.height * K) })
         .resize(W, H, { fit: "fill" }).raw().toBuffer();
-      let se = 0;
-      for (let k = 0; k < rendered.length; k++) se += (rendered[k] - inFrames[i][k]) ** 2;
-      const db = 10 * Math.log10((255 * 255) / (se / rendered.length));
+      const db = bufferPsnr(rendered, inFrames[i]);
       expect(db, `frame ${i}`).toBeGreaterThan(33); // one frame off is ~22-28 dB; right is ~38
     }
   });

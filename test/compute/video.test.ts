@@ -15,6 +15,7 @@ import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
 import { makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { descendantProcesses } from "./processes.ts";
+import { bufferPsnr } from "../fixtures/psnr.ts";
 
 let dir: string;
 let clip: string; // 640x360, 25 fps, 5 s = 125 frames, AAC audio
@@ -29,13 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
-
-function psnr(a: Buffer, b: Buffer): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += (a[i] - b[i]) ** 2;
-  const mse = sum / a.length;
-  return mse === 0 ? 99 : 10 * Math.log10((255 * 255) / mse);
-}
 
 function ffprobeStreams(path: string): Array<Record<string, unknown>> {
   const out = execFileSync(ffprobePath(), ["-v", "error", "-show_streams", "-of", "json", path], { encoding: "utf8" });
@@ -150,7 +144,7 @@ describe("processVideo", () => {
     // Same picture: decoding the input and the output gives near-identical frames.
     const [a, b] = (await Promise.all([decodeFrames(clip), decodeFrames(out)])).map((v) => v.map((f) => f.data));
     expect(b.length).toBe(a.length);
-    const worst = Math.min(...a.map((f, i) => psnr(f, b[i])));
+    const worst = Math.min(...a.map((f, i) => bufferPsnr(f, b[i])));
     expect(worst).toBeGreaterThan(32);
   });
 
@@ -195,7 +189,7 @@ describe("processVideo", () => {
     const info = await probeVideo(out);
     expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 640, codedHeight: 360, rotation: 0, frameCount: 125, audioCodec: "aac" });
     const [upright, result] = (await Promise.all([decodeFrames(clip), decodeFrames(out)])).map((v) => v.map((f) => f.data));
-    const mean = result.reduce((s, f, i) => s + psnr(f, upright[i]), 0) / result.length;
+    const mean = result.reduce((s, f, i) => s + bufferPsnr(f, upright[i]), 0) / result.length;
     expect(mean).toBeGreaterThan(30);
   });
 

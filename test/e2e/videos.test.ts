@@ -17,6 +17,7 @@ import { decodeFrames, meanAbsDiff } from "../fixtures/frames.ts";
 import { makePanZoomVideo, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { outside, psnr, sharpness } from "../compute/photos.ts";
 import { api, creditDelta, credits, download, expectError, expectJson, featureAccount, multipart, upload, waitForJob, type TestAccount } from "./helpers.ts";
+import { psnrOf } from "../fixtures/psnr.ts";
 
 const W = 480, H = 270, FPS = 15, SECONDS = 3, FRAMES = FPS * SECONDS;
 
@@ -372,7 +373,7 @@ describe("video object-removal (through the Worker, against the true background)
         n += 3;
       }
     }
-    const db = (e: number) => 10 * Math.log10((255 * 255) / (e / n));
+    const db = (e: number) => psnrOf(e, n);
     let foundIn = 0, foundOut = 0, checked = 0;
     for (let i = 0; i < clipInfo.frames; i += 4, checked++) {
       if ((await models.objects.detect(input[i]!, ["person"])).length) foundIn++;
