@@ -27,8 +27,8 @@ import { filledPsnr, makeRemovalVideo, personCutout, type Cutout, type RemovalCl
 // Varied on purpose: a large colour person, the issue-22 greyscale figure half the height of a
 // 720p frame, a small person (a quarter of the height), a slow pan, a fast pan, a slow pan in a
 // small frame (where the camera tracking's search reaches least far), another background, other
-// people (cut out of other group photos), and a person cut by the frame's edges as they walk in
-// and out.
+// people (cut out of other group photos), a person cut by the frame's edges as they walk in
+// and out, and a camera zooming in (slowly and faster).
 const CLIPS: Array<{ name: string; person?: string } & Partial<RemovalClipOptions>> = [
   { name: "360p-large", width: 640, height: 360, seconds: 3, objectHeight: 0.9 },
   { name: "720p-grey-half", width: 1280, height: 720, seconds: 2, objectHeight: 0.5, grey: true },
@@ -39,6 +39,8 @@ const CLIPS: Array<{ name: string; person?: string } & Partial<RemovalClipOption
   { name: "360p-coffee-pan", width: 640, height: 360, seconds: 3, objectHeight: 0.8, pan: 1, background: "coffee.png" },
   { name: "360p-crossing", width: 640, height: 360, seconds: 3, objectHeight: 0.7, crossing: true, person: "group2.jpg" },
   { name: "360p-crossing-pan", width: 640, height: 360, seconds: 3, objectHeight: 0.5, crossing: true, pan: 2, person: "group4.jpg", background: "chelsea.png" },
+  { name: "360p-zoom", width: 640, height: 360, seconds: 3, objectHeight: 0.6, zoom: 0.004 },
+  { name: "360p-slow-zoom", width: 640, height: 360, seconds: 3, objectHeight: 0.6, zoom: 0.001 },
 ];
 
 async function floor(input: string, output: string): Promise<number> {
