@@ -41,6 +41,11 @@ import { edgesCutting } from "../models/geometry.ts";
 export interface TrackerOptions {
   /** Detection runs a track may go unmatched before it ends (covered by prediction meanwhile). */
   maxMissed: number;
+  /**
+   * The same for a track seen only once (no velocity yet, perhaps a false detection); when not
+   * given, maxMissed (a face seen once may be one the detector rarely sees: it coasts as long).
+   */
+  maxMissedOnce?: number;
   /** Frames of look-ahead: frame i is final once frame i + lookahead has been pushed. */
   lookahead: number;
   /** Radius of the centred smoothing window, in frames (only look-ahead frames can be used ahead). */
@@ -341,7 +346,7 @@ export class Tracker {
       if (j >= 0) {
         taken.add(j);
         this.#update(track, index, this.#whole(found[j]!, track));
-      } else if (++track.missed > this.options.maxMissed) {
+      } else if (++track.missed > (track.hits === 1 ? (this.options.maxMissedOnce ?? this.options.maxMissed) : this.options.maxMissed)) {
         track.ended = true;
       }
     });

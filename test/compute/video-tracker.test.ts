@@ -63,6 +63,19 @@ describe("Tracker", () => {
     expect(covered).toEqual(Array.from({ length: 14 }, (_, i) => i)); // 10 detected + 4 predicted
   });
 
+  it("ends a track seen only once after maxMissedOnce runs, one seen twice after maxMissed", () => {
+    // Frame 0: a one-off box (a false 'person'); frames 0-1: another object seen twice.
+    const once = { x: 300, y: 50, width: 60, height: 60 };
+    const frames = Array.from({ length: 20 }, (_, i) => (i === 0 ? [det(once), det(truth(0))] : i === 1 ? [det(truth(1))] : []));
+    const coverage = run(new Tracker({ maxMissed: 8, maxMissedOnce: 2 }), frames);
+    const coveredBy = (x: number) => coverage.filter((c) => c.boxes.some((b) => b.x <= x && b.x + b.width >= x)).map((c) => c.index);
+    expect(coveredBy(330)).toEqual([0, 1, 2]); // seen + 2 predicted
+    expect(coveredBy(truth(0).x + 30)).toEqual(Array.from({ length: 10 }, (_, i) => i)); // 2 seen + 8 predicted
+    // Without it, a track seen once coasts as long as any other.
+    const plain = run(new Tracker({ maxMissed: 8 }), frames);
+    expect(plain.filter((c) => c.boxes.some((b) => b.x <= 330 && b.x + b.width >= 330)).map((c) => c.index)).toEqual(Array.from({ length: 9 }, (_, i) => i));
+  });
+
   it("keeps covering a fast face the detector lost (motion blur) along its way for maxMissed runs", () => {
     // 40 px wide, 20 px a frame: half its width every frame. Seen on frames 0 and 1, then never again.
     const fast = (i: number): Box => ({ x: 20 + 20 * i, y: 100, width: 40, height: 40 });
