@@ -6,7 +6,8 @@
 //      other objects, dilated, soft rim;
 //   3. fill (compute/removal/background-model.ts): background from other frames (a window of past
 //      and future frames plus a running background plate, aligned by the camera's estimated
-//      translation), then spatial inpainting (compute/removal/inpaint.ts) for what no frame shows.
+//      translation, or its scale and shift through a zoom), then spatial inpainting
+//      (compute/removal/inpaint.ts) for what no frame shows.
 // prompt_bg: a colour hint for never-seen regions and/or "static camera" (compute/removal/prompt-bg.ts).
 // People are found by compute/pipelines/people.ts (whole frame + tiles), every one of them, the
 // most prominent first. A video in which no detection frame shows the object fails the job
