@@ -7,7 +7,12 @@
 // tall in colour (issue 22). Square tiles keep the aspect ratio: tiles 0.6 of the frame's height
 // found a person composited at 33x80 px to 147x358 px at 720p and 25x60 to 49x120 at 360p, colour
 // or grey, at IoU 0.86-0.97 (tiles as tall as the frame missed the smallest, tiles of 0.4 cost
-// twice as many calls for nothing more). The whole frame finds the people taller than a tile.
+// twice as many calls for nothing more). Tiles as tall as the frame, beside them, find the people
+// taller than a 0.6 tile whole: a woman 0.8 of a 640x360 frame's height was missed by the whole
+// frame (squashed) in 4 of the first 8 frames and seen by the 0.6 tiles as an upper and a lower
+// half, and object removal left her lower half (bench/object-removal.ts 360p-coffee-pan); a tile
+// as tall as the frame found her whole at 0.67-0.70. They cost 3 calls more a 16:9 frame (12, not 9):
+// the removal bench's Node CPU rose 22-25 %. The whole frame finds people lying across it.
 //
 // A person cut by a tile's inner edge gets a partial box there; such boxes give way to a whole
 // box of the same person found by another tile or the whole frame, and are kept (merged) only
@@ -16,14 +21,14 @@
 // A 'person' box the detector calls an animal as surely or more, on the same box, is that animal:
 // a cat's face filling the frame was a 'person' at 0.30-0.34 and, on the same box, a horse or dog
 // at 0.31-0.47 in every frame that showed it, and object removal refilled the cat's face
-// (bench/object-removal.ts 360p-crossing-pan). Of 304 person boxes on the fixture photos (12
+// (bench/object-removal.ts 360p-crossing-pan). Of 490 person boxes on the fixture photos (12
 // photos at three sizes, every view), none on a person shared its box with such an animal.
 import type { Models } from "../models/index.ts";
 import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
 
 /** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame). */
-export const PERSON_TILE_SCALES = [0.6] as const;
+export const PERSON_TILE_SCALES = [0.6, 1] as const;
 
 /** COCO's animals: what the detector may see, on the same box, instead of a 'person'. */
 const ANIMALS = ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe", "teddy bear"];
