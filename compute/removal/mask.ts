@@ -3,14 +3,15 @@
 //    portraits it was trained on, far better than the whole frame), thresholded low (removal
 //    errs towards taking too much: what is taken is refilled with background anyway); when the
 //    segmenter finds little inside the box (back views, odd poses), the box's ellipse instead,
-//    unless the box is larger than a quarter of the frame (see addPerson);
+//    and with it always where the frame's side cuts the box (a person walking in or out), unless
+//    the box is larger than a quarter of the frame (see addPerson);
 //  - other COCO objects, text and plates: the tracked box itself (a rectangle);
 //  - faces: an ellipse over the box.
 // Then the union is dilated (shadows of the outline, motion blur, compression halo, a box that lags
 // the object by a pixel or two) and given a soft rim outside the dilated area, through which the
 // fill is blended into the frame. Every pixel of the dilated area is 255.
 import { addEllipses, addRects, dilateMask, emptyMask, featherMask, growBox } from "../effects/mask.ts";
-import { cropFrame } from "../models/geometry.ts";
+import { cropFrame, edgesCutting } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Box, Frame, Mask } from "../types.ts";
 
@@ -81,5 +82,12 @@ export async function addPerson(hard: Mask, frame: Frame, box: Box, models: Pick
     }
   }
   const area = Math.max(1, (bx1 - bx0) * (by1 - by0));
-  if (inBox / area < o.minPersonCoverage && area <= o.maxEllipseShare * W * hard.height) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
+  if (area > o.maxEllipseShare * W * hard.height) return;
+  // A person the frame's side cuts (walking in or out) is a sliver the segmenter sees poorly: the
+  // ellipse is added whatever it saw, drawn as if the box went on past that side by its own width,
+  // so it is as tall as the box at the edge (360p-crossing frame 3: coverage 0.15, just enough
+  // to go without the ellipse, and a 10x40 px part of the sliver was left under the soft rim).
+  const { left, right } = edgesCutting(box, W, hard.height);
+  if (left !== right) addEllipses(hard, [{ ...box, x: left ? box.x - box.width : box.x, width: 2 * box.width }], { grow: 0.12, feather: 0 });
+  else if (inBox / area < o.minPersonCoverage) addEllipses(hard, [box], { grow: 0.12, feather: 0 });
 }

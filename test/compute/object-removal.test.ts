@@ -13,7 +13,8 @@ import { sharedModels } from "../../compute/models/index.ts";
 import { objectRemovalVideo } from "../../compute/pipelines/video/object-removal.ts";
 import { VIDEO_PIPELINES } from "../../compute/pipelines/video/index.ts";
 import { inpaint } from "../../compute/removal/inpaint.ts";
-import { removalMask } from "../../compute/removal/mask.ts";
+import { addPerson, removalMask } from "../../compute/removal/mask.ts";
+import { emptyMask } from "../../compute/effects/mask.ts";
 import { estimateTranslation, pyramid } from "../../compute/removal/motion.ts";
 import { parseBackgroundHint } from "../../compute/removal/prompt-bg.ts";
 import type { Frame, Mask } from "../../compute/types.ts";
@@ -281,6 +282,12 @@ describe("object removal pieces", () => {
     };
     expect(await covered({ x: 100, y: 60, width: 120, height: 300 })).toBeGreaterThan(0.75); // 15 % of the frame
     expect(await covered({ x: 20, y: 20, width: 560, height: 360 })).toBeLessThan(0.15); // 84 %
+    // A box the frame's side cuts (a person walking in): its ellipse is drawn as if the box went
+    // on past that side, so the column at the edge is covered as tall as the box.
+    // (Before dilation: the box's own ellipse, dilated, reaches most of that column too.)
+    const hard = emptyMask(W, H);
+    await addPerson(hard, frame, { x: 0, y: 60, width: 50, height: 300 }, models);
+    for (let y = 60; y < 360; y++) expect(hard.data[y * W], `row ${y} at the edge`).toBe(255);
   });
 
   it("prompt_bg: a colour hint and the static-camera switch", () => {
