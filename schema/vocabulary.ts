@@ -27,6 +27,9 @@ const SPECIAL: Record<string, Target["kind"]> = {
   pedestrian: "person", body: "person", bystander: "person", passerby: "person", passersby: "person", crowd: "person",
 };
 
+/** COCO's animal classes: what "animal" asks for, and what the person finder checks a 'person' box against. */
+export const COCO_ANIMALS = ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"] as const;
+
 /** Synonyms of COCO classes (keys are singular, lower case). */
 const SYNONYMS: Record<string, string[]> = {
   vehicle: ["car", "truck", "bus", "motorcycle", "bicycle"],
@@ -38,7 +41,7 @@ const SYNONYMS: Record<string, string[]> = {
   television: ["tv"], monitor: ["tv"], screen: ["tv", "laptop"], computer: ["laptop", "keyboard", "mouse"], notebook: ["laptop"],
   sofa: ["couch"], table: ["dining table"], desk: ["dining table"], plant: ["potted plant"], flower: ["potted plant", "vase"],
   puppy: ["dog"], kitten: ["cat"], kitty: ["cat"], pony: ["horse"], lamb: ["sheep"], cattle: ["cow"],
-  animal: ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe"], pet: ["cat", "dog"],
+  animal: [...COCO_ANIMALS], pet: ["cat", "dog"],
   bag: ["backpack", "handbag", "suitcase"], purse: ["handbag"], luggage: ["suitcase"], rucksack: ["backpack"],
   glass: ["wine glass", "cup"], mug: ["cup"], drink: ["cup", "wine glass", "bottle"], ball: ["sports ball"],
   doughnut: ["donut"], "hair dryer": ["hair drier"], hairdryer: ["hair drier"], fridge: ["refrigerator"],

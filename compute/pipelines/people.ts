@@ -23,6 +23,7 @@
 // at 0.31-0.47 in every frame that showed it, and object removal refilled the cat's face
 // (bench/object-removal.ts 360p-crossing-pan). Of 490 person boxes on the fixture photos (12
 // photos at three sizes, every view), none on a person shared its box with such an animal.
+import { COCO_ANIMALS } from "../../schema/vocabulary.ts";
 import type { Models } from "../models/index.ts";
 import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
@@ -30,8 +31,8 @@ import type { Box, Detection, Frame } from "../types.ts";
 /** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame). */
 export const PERSON_TILE_SCALES = [0.6, 1] as const;
 
-/** COCO's animals: what the detector may see, on the same box, instead of a 'person'. */
-const ANIMALS = ["bird", "cat", "dog", "horse", "sheep", "cow", "elephant", "bear", "zebra", "giraffe", "teddy bear"];
+/** What the detector may see, on the same box, instead of a 'person': COCO's animals and the teddy bear. */
+const ANIMALS = [...COCO_ANIMALS, "teddy bear"];
 
 /** Tiles smaller than this (px) are not run: the whole frame already sees their scale. */
 const MIN_TILE = 160;
