@@ -249,16 +249,9 @@ export class TemporalFill {
     const at = old && this.#alignment(entry, old, old.camera);
     const drifted = (at: Alignment) => at.k !== 1 && (at.k < 0.8 || at.k > 1.25 || Math.hypot((at.k - 1) * (W / 2) + at.bx, (at.k - 1) * (H / 2) + at.by) > 0.1 * Math.max(W, H));
     if (!old || !at || old.segment !== entry.segment || old.width !== W || old.height !== H || drifted(at)) {
-      const plate = { rgb: new Float32Array(W * H * 3), count: new Uint8Array(W * H), tx: Math.round(entry.tx), ty: Math.round(entry.ty), camera: this.#cameraOf(entry), segment: entry.segment, width: W, height: H };
-      if (old && at && old.segment === entry.segment && old.width === W && old.height === H) {
-        for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
-          const qx = Math.round(at.k * x + at.bx), qy = Math.round(at.k * y + at.by);
-          if (qx < 0 || qy < 0 || qx >= W || qy >= H) continue;
-          const p = y * W + x, q = qy * W + qx;
-          plate.count[p] = old.count[q];
-          for (let k = 0; k < 3; k++) plate.rgb[p * 3 + k] = old.rgb[q * 3 + k];
-        }
-      }
+      // Resampled into the frame's coordinates when it drifted, else (a cut, the first frame) empty.
+      const kept = old && at && old.segment === entry.segment && old.width === W && old.height === H ? resampled(old, W, H, at) : { rgb: new Float32Array(W * H * 3), count: new Uint8Array(W * H) };
+      const plate = { ...kept, tx: Math.round(entry.tx), ty: Math.round(entry.ty), camera: this.#cameraOf(entry), segment: entry.segment, width: W, height: H };
       this.#plate = plate;
       return this.#alignment(entry, plate, null);
     }
@@ -267,23 +260,7 @@ export class TemporalFill {
     const sx = at.bx, sy = at.by;
     if (sx === 0 && sy === 0) return at;
     // New plate pixel p = old plate pixel p + (sx, sy).
-    const rgb = new Float32Array(W * H * 3);
-    const count = new Uint8Array(W * H);
-    for (let y = 0; y < H; y++) {
-      const oy = y + sy;
-      if (oy < 0 || oy >= H) continue;
-      for (let x = 0; x < W; x++) {
-        const ox = x + sx;
-        if (ox < 0 || ox >= W) continue;
-        const p = y * W + x, o = oy * W + ox;
-        count[p] = plate.count[o];
-        rgb[p * 3] = plate.rgb[o * 3];
-        rgb[p * 3 + 1] = plate.rgb[o * 3 + 1];
-        rgb[p * 3 + 2] = plate.rgb[o * 3 + 2];
-      }
-    }
-    plate.rgb = rgb;
-    plate.count = count;
+    Object.assign(plate, resampled(plate, W, H, at));
     plate.tx += sx;
     plate.ty += sy;
     // Its pixel p now shows what p + (sx, sy) did: the camera's shift for it moves the other way.
@@ -381,6 +358,19 @@ export class TemporalFill {
     if (unknownCount) fill = inpaint(fill, unknown, { hint: this.options.hint });
     return composite(frame, fill, mask);
   }
+}
+
+/** The plate read at `at` (new pixel (x, y) = old pixel (k x + bx, k y + by), nearest); nothing where that falls outside. */
+function resampled(old: { rgb: Float32Array; count: Uint8Array }, W: number, H: number, at: Alignment): { rgb: Float32Array; count: Uint8Array } {
+  const rgb = new Float32Array(W * H * 3), count = new Uint8Array(W * H);
+  for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
+    const qx = Math.round(at.k * x + at.bx), qy = Math.round(at.k * y + at.by);
+    if (qx < 0 || qy < 0 || qx >= W || qy >= H) continue;
+    const p = y * W + x, q = qy * W + qx;
+    count[p] = old.count[q];
+    for (let c = 0; c < 3; c++) rgb[p * 3 + c] = old.rgb[q * 3 + c];
+  }
+  return { rgb, count };
 }
 
 /** Median of the first n values (sorts them in place; n is small). */
