@@ -6,7 +6,7 @@
 //   removal  processVideo with video.object-removal (object_text "person"): fps, wall-clock ratio to
 //            the floor, CPU seconds of the Node process (not the ffmpeg children), the PSNR of the
 //            filled region against the true background (pooled and the worst frame), and on every
-//            5th frame whether a person is still found (compute/pipelines/people.ts, and the COCO
+//            5th frame whether a person is still found (compute/pipelines/objects.ts, and the COCO
 //            detector on the whole frame) in the input and in the output.
 // bench/video.ts can also run it on its face clips: npm run bench:video -- --pipelines object-removal
 //
@@ -20,7 +20,7 @@ import { objectRemovalVideo } from "../compute/pipelines/video/object-removal.ts
 import { ffmpegPath } from "../compute/video/ffmpeg.ts";
 import { DEFAULT_ENCODER, encoderSettingsArgs, processVideo } from "../compute/video/stream.ts";
 import { decodeFrames } from "../test/fixtures/frames.ts";
-import { findPeople } from "../compute/pipelines/people.ts";
+import { findPeople } from "../compute/pipelines/objects.ts";
 import type { Frame } from "../compute/types.ts";
 import { filledPsnr, makeRemovalVideo, personCutout, type Cutout, type RemovalClipOptions } from "../test/fixtures/make-removal-video.ts";
 

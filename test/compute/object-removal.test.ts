@@ -22,7 +22,7 @@ import { ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import { decodeFrames } from "../fixtures/frames.ts";
-import { findPeople } from "../../compute/pipelines/people.ts";
+import { findPeople } from "../../compute/pipelines/objects.ts";
 import { iou } from "../../compute/models/geometry.ts";
 import { filledPsnr, makeRemovalVideo, personCutout, type Cutout, type RemovalClip, type RemovalClipOptions } from "../fixtures/make-removal-video.ts";
 import { loadPhoto } from "./photos.ts";

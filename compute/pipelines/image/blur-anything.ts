@@ -1,6 +1,6 @@
-// image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People are found by
-// compute/pipelines/people.ts (detector on the frame and on tiles: small, greyscale, partly cut)
-// and hidden under their silhouettes (segmenter on each person's crop; the whole frame's
+// image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People and COCO
+// objects are found by compute/pipelines/objects.ts (detector on the frame and on tiles: small,
+// greyscale, partly cut); people are hidden under their silhouettes (segmenter on each person's crop; the whole frame's
 // segmentation only when no person is boxed), everything else under boxes: faces (ellipses),
 // plates, text, COCO objects.
 // A prompt naming nothing findable throws unsupported_prompt before any model runs. The caller's
@@ -11,7 +11,7 @@ import type { Models } from "../../models/index.ts";
 import { ApiError } from "../../../schema/errors.ts";
 import { DEFAULT_BLUR_STRENGTH, dilateMask, emptyMask, featherMask, pixelationToStrength } from "../../effects/index.ts";
 import { addPerson, DEFAULT_REMOVAL_MASK } from "../../removal/mask.ts";
-import { findPeople } from "../people.ts";
+import { findObjects, findPeople } from "../objects.ts";
 import { FACE_SHAPE, hideBoxes, hideMask, type HideOptions } from "../hide.ts";
 import { findPlates } from "../plates.ts";
 import { coverage, maskDetection } from "../subject.ts";
@@ -46,7 +46,7 @@ export async function blurAnything(frame: Frame, params: BlurAnythingParams, mod
     if (t.kind === "face") ellipses.push(...select(await models.faces.detect(frame)));
     else if (t.kind === "plate") boxes.push(...select(await findPlates(frame, models)));
     else if (t.kind === "text") boxes.push(...select(await models.text.detect(frame)));
-    else if (t.kind === "object") boxes.push(...select(await models.objects.detect(frame, t.classes)));
+    else if (t.kind === "object") boxes.push(...select(await findObjects(frame, models, t.classes)));
     else if (t.kind === "person") {
       const found = await findPeople(frame, models);
       const people = select(found);

@@ -8,7 +8,7 @@ import { pixelationToStrength } from "../../effects/index.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { FACE_SHAPE, hideBoxes } from "../hide.ts";
-import { findPeople } from "../people.ts";
+import { findObjects, findPeople } from "../objects.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame, videoFaces, type VideoPipelineHooks } from "./common.ts";
@@ -16,7 +16,7 @@ import { DETECT_EVERY, eachFrame, videoFaces, type VideoPipelineHooks } from "./
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;
 
 /**
- * Everything the targets name in one frame, as labelled boxes (people: compute/pipelines/people.ts).
+ * Everything the targets name in one frame, as labelled boxes (people and objects: compute/pipelines/objects.ts).
  * `findFaces` is how faces are found (video: videoFaces' schedule); it is called before anything
  * is awaited, so calls on frames taken in order stay in order.
  */
@@ -30,7 +30,7 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
     else if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
     else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
     else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
-    else found.push(...(await models.objects.detect(frame, t.classes)));
+    else found.push(...(await findObjects(frame, models, t.classes)));
   }
   return found;
 }

@@ -9,7 +9,7 @@
 //      translation, or its scale and shift through a zoom), then spatial inpainting
 //      (compute/removal/inpaint.ts) for what no frame shows.
 // prompt_bg: a colour hint for never-seen regions and/or "static camera" (compute/removal/prompt-bg.ts).
-// People are found by compute/pipelines/people.ts (whole frame + tiles), every one of them, the
+// People are found by compute/pipelines/objects.ts (whole frame + tiles), every one of them, the
 // most prominent first. A video in which no detection frame shows the object fails the job
 // (object_not_found, refunded by the Worker like every failed job) instead of completing.
 import { ApiError } from "../../../schema/errors.ts";

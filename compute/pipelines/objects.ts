@@ -1,0 +1,143 @@
+// Every instance of the named COCO classes a viewer would see in a frame, as boxes: the COCO
+// detector run on the whole frame and on square tiles of several sizes.
+//
+// Why tiles: the detector squashes its input to 512x512. On a 16:9 frame that narrows everything
+// to 40% of its width and shrinks it, and it then misses what a viewer sees at once: on a 1280x720
+// street frame, a 147x358 px walking person in greyscale, and any person under ~160 px tall in
+// colour (issue 22); and real objects under 400 px wide in a 720p or 1080p photo (bench/objects.ts:
+// 4 of 100 pasted at 32-400 px found, none under 400). Square tiles keep the aspect ratio:
+//   - for people, tiles 0.6 of the frame's height found a person composited at 33x80 px to 147x358
+//     px at 720p and 25x60 to 49x120 at 360p, colour or grey, at IoU 0.86-0.97 (tiles of 0.4
+//     cost twice as many calls for nothing more). Tiles as tall as the frame, beside them, find the
+//     people taller than a 0.6 tile whole: a woman 0.8 of a 640x360 frame's height was missed by
+//     the whole frame (squashed) in 4 of the first 8 frames and seen by the 0.6 tiles as an upper
+//     and a lower half, and object removal left her lower half (bench/object-removal.ts
+//     360p-coffee-pan); a tile as tall as the frame found her whole at 0.67-0.70. 12 detector calls
+//     a 16:9 frame.
+//   - other objects, which the detector sees worse than people when small, also get tiles 0.35 of
+//     the frame's height (OBJECT_TILE_SCALES; 40 calls a 16:9 frame): on bench/objects.ts, 57 of
+//     the 100 objects found instead of 39 with people's tiles (most of the 18 48-96 px wide), for
+//     three times the CPU and 8 false boxes more.
+// The whole frame finds what lies across it.
+//
+// An object cut by a tile's inner edge gets a partial box there; such boxes give way to a whole
+// box of the same object found by another tile or the whole frame, and are kept (merged) only
+// where nothing else saw that object.
+//
+// A 'person' box the detector calls an animal as surely or more, on the same box, is that animal:
+// a cat's face filling the frame was a 'person' at 0.30-0.34 and, on the same box, a horse or dog
+// at 0.31-0.47 in every frame that showed it, and object removal refilled the cat's face
+// (bench/object-removal.ts 360p-crossing-pan). Of 490 person boxes on the fixture photos (12
+// photos at three sizes, every view), none on a person shared its box with such an animal.
+import { COCO_ANIMALS } from "../../schema/vocabulary.ts";
+import type { Models } from "../models/index.ts";
+import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
+import type { Box, Detection, Frame } from "../types.ts";
+
+/** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame), for people. */
+export const PERSON_TILE_SCALES = [0.6, 1] as const;
+/** The same for every other class. */
+export const OBJECT_TILE_SCALES = [0.35, 0.6, 1] as const;
+
+/** What the detector may see, on the same box, instead of a 'person': COCO's animals and the teddy bear. */
+const ANIMALS = [...COCO_ANIMALS, "teddy bear"];
+
+/** Regions whose detector runs are in flight at once. */
+const IN_FLIGHT = 4;
+
+/** Tiles smaller than this (px) are not run: the whole frame already sees their scale. */
+const MIN_TILE = 160;
+
+interface Found extends Detection {
+  cut: boolean;
+}
+
+/** The regions the detector runs on, whole frame first: tiles of each of `scales` (fractions of the shorter side). */
+export function detectionRegions(width: number, height: number, scales: readonly number[]): Box[] {
+  const regions: Box[] = [{ x: 0, y: 0, width, height }];
+  const short = Math.min(width, height);
+  for (const scale of scales) {
+    const side = Math.round(short * scale);
+    if (side < MIN_TILE) continue;
+    const tiles = squareTiles(width, height, side);
+    // A single tile the size of the frame is the whole frame again.
+    if (tiles.length === 1 && tiles[0].width === width && tiles[0].height === height) continue;
+    regions.push(...tiles);
+  }
+  return regions;
+}
+
+/** Objects of `classes` (COCO names) in the frame, most prominent (largest, then surest) first. */
+export async function findObjects(frame: Frame, models: Pick<Models, "objects">, classes: readonly string[]): Promise<Detection[]> {
+  const people = classes.includes("person");
+  const others = classes.some((c) => c !== "person");
+  const scales = others ? OBJECT_TILE_SCALES : PERSON_TILE_SCALES;
+  const regions = detectionRegions(frame.width, frame.height, scales);
+  const found: Found[] = [];
+  // A few regions at a time: the inference threads run them side by side, and only a few 512x512
+  // inputs (3 MB each) are held at once.
+  for (let i = 0; i < regions.length; i += IN_FLIGHT) {
+    const seen = await Promise.all(regions.slice(i, i + IN_FLIGHT).map((region) => inRegion(frame, region, models, classes, people)));
+    found.push(...seen.flat());
+  }
+  const labels = [...new Set(found.map((f) => f.label!))];
+  return labels.flatMap((label) => merged(found.filter((f) => f.label === label))).sort((a, b) => area(b) * b.score - area(a) * a.score);
+}
+
+/** What the detector sees of `classes` in one region, in frame coordinates. */
+async function inRegion(frame: Frame, region: Box, models: Pick<Models, "objects">, classes: readonly string[], people: boolean): Promise<Found[]> {
+  const crop = cropFrame(frame, region);
+  const { width: w, height: h } = crop.frame;
+  // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
+  const seen = await models.objects.detect(crop.frame, people ? [...new Set([...classes, ...ANIMALS])] : classes);
+  const animals = people ? seen.filter((d) => ANIMALS.includes(d.label!)) : [];
+  const found: Found[] = [];
+  for (const d of seen) {
+    if (!classes.includes(d.label!)) continue;
+    if (d.label === "person" && animals.some((a) => a.score >= d.score && iou(a, d) >= 0.7)) continue;
+    // Cut by the tile's inner edges (not the frame's).
+    const atEdge = edgesCutting(d, w, h);
+    const left = crop.x > 0 && atEdge.left, right = crop.x + w < frame.width && atEdge.right;
+    const top = crop.y > 0 && atEdge.top, bottom = crop.y + h < frame.height && atEdge.bottom;
+    // Cut on two opposite sides, or filling half the tile: something the size of the tile or
+    // larger, blown up; on a cat photo these were tile-sized 'people' (score 0.31-0.45). The
+    // whole frame judges those (an object that large in a tile is large in the frame too).
+    const tile = crop.x > 0 || crop.y > 0 || w < frame.width || h < frame.height;
+    if ((left && right) || (top && bottom) || (tile && d.width * d.height > 0.5 * w * h)) continue;
+    const cut = left || right || top || bottom;
+    found.push({ ...clipBox({ x: d.x + crop.x, y: d.y + crop.y, width: d.width, height: d.height }, frame.width, frame.height), score: d.score, label: d.label, cut });
+  }
+  return found;
+}
+
+/** People in the frame, most prominent first. */
+export function findPeople(frame: Frame, models: Pick<Models, "objects">): Promise<Detection[]> {
+  return findObjects(frame, models, ["person"]);
+}
+
+/**
+ * One box per object (of one class): whole boxes by score (NMS), then cut boxes no whole box
+ * covers, merged with the cut boxes of the same object (their union: two tiles each saw a part).
+ */
+function merged(found: Found[]): Detection[] {
+  const whole: Detection[] = [];
+  for (const d of found.filter((f) => !f.cut).sort((a, b) => b.score - a.score)) {
+    if (!whole.some((k) => iou(k, d) > 0.5 || overlapOfSmaller(k, d) > 0.8)) whole.push(strip(d));
+  }
+  const parts: Detection[] = [];
+  for (const d of found.filter((f) => f.cut).sort((a, b) => b.score - a.score)) {
+    if (whole.some((k) => overlapOfSmaller(k, d) > 0.6)) continue;
+    const same = parts.find((k) => overlapOfSmaller(k, d) > 0.6);
+    if (same) Object.assign(same, union(same, d));
+    else parts.push(strip(d));
+  }
+  return [...whole, ...parts];
+}
+
+function strip({ x, y, width, height, score, label }: Detection): Detection {
+  return { x, y, width, height, score, label };
+}
+
+function union(a: Detection, b: Detection): Detection {
+  return { ...enclosing(a, b), score: Math.max(a.score, b.score), label: a.label };
+}
