@@ -48,7 +48,8 @@ import { makeClip } from "../test/fixtures/video-clips.ts";
 const USAGE = `npm run bench:video [-- options]
   --only 720p|1080p|720p-still|4k  one clip only (default: all but 4k)
   --pipelines a,b          video features to run (default: face-blur); face-blur:pixelated and
-                           face-blur:emoji run face-blur in that face_blur_mode
+                           face-blur:emoji run face-blur in that face_blur_mode, blur-anything:car
+                           with that prompt (object-removal:car: that object_text)
   --seconds N              clip length for every clip (default 20)
   --seconds-1080p N        clip length of the 1080p clip only
   --help                   this text
@@ -66,8 +67,11 @@ const CLIPS = [
   { name: "4k", width: 3840, height: 2160, seconds: 2, fps: 25, optIn: true },
 ];
 const DEFAULT_PIPELINES = ["face-blur"];
-/** Bench variants of a feature: "face-blur:pixelated" runs face-blur with face_blur_mode pixelated. */
-const MODE_PARAM: Record<string, string> = { "face-blur": "face_blur_mode" };
+/**
+ * Bench variants of a feature: "face-blur:pixelated" runs face-blur with face_blur_mode pixelated,
+ * "blur-anything:car" blur-anything with the prompt "car".
+ */
+const MODE_PARAM: Record<string, string> = { "face-blur": "face_blur_mode", "blur-anything": "prompt", "object-removal": "object_text" };
 
 interface CaseResult {
   frames: number;
