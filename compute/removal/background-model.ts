@@ -194,8 +194,10 @@ export class TemporalFill {
     const i = this.#nextOut++;
     const at = this.#entries.findIndex((e) => e.index === i);
     const entry = this.#entries[at];
-    const onPlate = this.#alignPlate(entry);
-    const out = this.#fill(entry, onPlate);
+    // Its camera (scale pooled over its neighbours) once: every alignment of this frame starts from it.
+    const camera = this.#cameraOf(entry);
+    const onPlate = this.#alignPlate(entry, camera);
+    const out = this.#fill(entry, camera, onPlate);
     this.#updatePlate(entry, onPlate);
     // Keep `lookbehind` past frames.
     while (this.#entries.length && this.#entries[0].index < this.#nextOut - this.options.lookbehind) this.#entries.shift();
@@ -220,12 +222,12 @@ export class TemporalFill {
   }
 
   /**
-   * Where `entry`'s pixels are in frame `from` (its translation, or `fromCamera`'s similarity): by
-   * the similarity where the two frames' scales differ by ZOOM_EDGE_PX or more at the edge, else
-   * by the translation, in whole pixels.
+   * Where `entry`'s pixels (`camera`: its #cameraOf) are in frame `from` (its translation, or
+   * `fromCamera`'s similarity): by the similarity where the two frames' scales differ by
+   * ZOOM_EDGE_PX or more at the edge, else by the translation, in whole pixels.
    */
-  #alignment(entry: Entry, from: { tx: number; ty: number }, fromCamera: Entry["camera"]): Alignment {
-    const a = this.#cameraOf(entry), b = fromCamera;
+  #alignment(entry: Entry, camera: Entry["camera"], from: { tx: number; ty: number }, fromCamera: Entry["camera"]): Alignment {
+    const a = camera, b = fromCamera;
     const { width: W, height: H } = entry.frame;
     if (a && b && a.epoch === b.epoch && (Math.abs(b.motion.scale / a.motion.scale - 1) * Math.max(W, H)) / 2 >= ZOOM_EDGE_PX) {
       // Back through entry's motion to the first frame, then forward through from's.
@@ -243,17 +245,17 @@ export class TemporalFill {
    * moved a tenth of its size across it: then it is resampled once, into the frame's coordinates.
    * At a cut it starts again.
    */
-  #alignPlate(entry: Entry): Alignment {
+  #alignPlate(entry: Entry, camera: Entry["camera"]): Alignment {
     const { width: W, height: H } = entry.frame;
     const old = this.#plate;
-    const at = old && this.#alignment(entry, old, old.camera);
+    const at = old && this.#alignment(entry, camera, old, old.camera);
     const drifted = (at: Alignment) => at.k !== 1 && (at.k < 0.8 || at.k > 1.25 || Math.hypot((at.k - 1) * (W / 2) + at.bx, (at.k - 1) * (H / 2) + at.by) > 0.1 * Math.max(W, H));
     if (!old || !at || old.segment !== entry.segment || old.width !== W || old.height !== H || drifted(at)) {
       // Resampled into the frame's coordinates when it drifted, else (a cut, the first frame) empty.
       const kept = old && at && old.segment === entry.segment && old.width === W && old.height === H ? resampled(old, W, H, at) : { rgb: new Float32Array(W * H * 3), count: new Uint8Array(W * H) };
-      const plate = { ...kept, tx: Math.round(entry.tx), ty: Math.round(entry.ty), camera: this.#cameraOf(entry), segment: entry.segment, width: W, height: H };
+      const plate = { ...kept, tx: Math.round(entry.tx), ty: Math.round(entry.ty), camera, segment: entry.segment, width: W, height: H };
       this.#plate = plate;
-      return this.#alignment(entry, plate, null);
+      return this.#alignment(entry, camera, plate, null);
     }
     if (at.k !== 1) return at;
     const plate = old;
@@ -264,8 +266,8 @@ export class TemporalFill {
     plate.tx += sx;
     plate.ty += sy;
     // Its pixel p now shows what p + (sx, sy) did: the camera's shift for it moves the other way.
-    if (plate.camera) plate.camera.motion = { ...plate.camera.motion, dx: plate.camera.motion.dx - sx, dy: plate.camera.motion.dy - sy };
-    return this.#alignment(entry, plate, null);
+    if (plate.camera) plate.camera = { ...plate.camera, motion: { ...plate.camera.motion, dx: plate.camera.motion.dx - sx, dy: plate.camera.motion.dy - sy } };
+    return this.#alignment(entry, camera, plate, null);
   }
 
   /** Entry's unmasked pixels into the plate (`at`: where entry's pixels are on it; through a pan the plate is in entry's coordinates). */
@@ -292,7 +294,7 @@ export class TemporalFill {
     }
   }
 
-  #fill(entry: Entry, onPlate: Alignment): Frame {
+  #fill(entry: Entry, camera: Entry["camera"], onPlate: Alignment): Frame {
     const plate = this.#plate!;
     const { frame, mask } = entry;
     const { width: W, height: H, channels: c } = frame;
@@ -307,7 +309,7 @@ export class TemporalFill {
     const sources = this.#entries
       .filter((e) => e !== entry && e.segment === entry.segment)
       .sort((a, b) => Math.abs(a.index - entry.index) - Math.abs(b.index - entry.index) || a.index - b.index)
-      .map((e) => ({ data: e.frame.data, mask: e.mask.data, at: this.#alignment(entry, e, this.#cameraOf(e)), c: e.frame.channels }));
+      .map((e) => ({ data: e.frame.data, mask: e.mask.data, at: this.#alignment(entry, camera, e, this.#cameraOf(e)), c: e.frame.channels }));
 
     const filled = Buffer.from(frame.data);
     const unknown = new Uint8Array(W * H);
