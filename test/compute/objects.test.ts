@@ -1,11 +1,14 @@
 // Finding named objects (compute/pipelines/objects.ts) where a viewer sees them: real objects
 // pasted at a twentieth of a frame's width (test/fixtures/object-eval-set.ts, seeds no constant
 // was chosen on), which the COCO detector on the squashed whole frame misses; and blur-anything
-// hiding one of them while leaving the rest of the photo as it was.
+// hiding one of them, in a photo and in every frame of a video, while leaving the rest as it was.
 import { beforeAll, describe, expect, it } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { findObjects } from "../../compute/pipelines/objects.ts";
 import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
+import { blurAnythingVideo } from "../../compute/pipelines/video/blur-anything.ts";
+import type { FrameCoverage } from "../../compute/video/tracker.ts";
+import { featureById, type FeatureParams } from "../../schema/features.ts";
 import type { Frame } from "../../compute/types.ts";
 import { EVAL_OBJECTS, falseBoxes, hidden, objectScene } from "../fixtures/object-eval-set.ts";
 import { outside, psnr, sharpness } from "./photos.ts";
@@ -42,4 +45,21 @@ describe("the object finder", () => {
     expect(sharpness(out, scene.truth)).toBeLessThan(0.3 * sharpness(scene.frame, scene.truth));
     expect(psnr(scene.frame, out, outside([scene.truth], 0.5))).toBeGreaterThan(40);
   });
+
+  it("video blur-anything hides a cat 160 px wide in every frame of a still 720p clip, and nothing far from it", async () => {
+    const scene = await objectScene(102, EVAL_OBJECTS[1]!, 160);
+    expect(scene.frame.width).toBe(1280);
+    // A parked object, filmed still: ten copies of the picture.
+    const frames = Array.from({ length: 10 }, () => ({ ...scene.frame, data: Buffer.from(scene.frame.data) }));
+    const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 1, prompt: "pets", blur_strength: 0.8 }) as FeatureParams<"video.blur-anything">;
+    const coverages: FrameCoverage[] = [];
+    const processor = blurAnythingVideo(params, models, { onCoverage: (c) => coverages.push(c) });
+    const out = [...(await processor.processChunk(frames, 0)), ...((await processor.flush?.()) ?? [])];
+    expect(out).toHaveLength(10);
+    expect(coverages.map((c) => hidden(scene.truth, c.boxes))).toEqual(Array(10).fill(true));
+    for (const f of out) {
+      expect(sharpness(f, scene.truth)).toBeLessThan(0.3 * sharpness(scene.frame, scene.truth));
+      expect(psnr(scene.frame, f, outside([scene.truth], 0.5))).toBeGreaterThan(40);
+    }
+  }, 120_000);
 });
