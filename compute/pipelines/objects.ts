@@ -69,28 +69,27 @@ export function detectionRegions(width: number, height: number, scales: readonly
 
 /** Objects of `classes` (COCO names) in the frame, most prominent (largest, then surest) first. */
 export async function findObjects(frame: Frame, models: Pick<Models, "objects">, classes: readonly string[]): Promise<Detection[]> {
-  const people = classes.includes("person");
-  const others = classes.some((c) => c !== "person");
-  const scales = others ? OBJECT_TILE_SCALES : PERSON_TILE_SCALES;
+  const scales = classes.some((c) => c !== "person") ? OBJECT_TILE_SCALES : PERSON_TILE_SCALES;
   const regions = detectionRegions(frame.width, frame.height, scales);
+  // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
+  const asked = classes.includes("person") ? [...new Set([...classes, ...ANIMALS])] : classes;
   const found: Found[] = [];
   // A few regions at a time: the inference threads run them side by side, and only a few 512x512
   // inputs (3 MB each) are held at once.
   for (let i = 0; i < regions.length; i += IN_FLIGHT) {
-    const seen = await Promise.all(regions.slice(i, i + IN_FLIGHT).map((region) => inRegion(frame, region, models, classes, people)));
+    const seen = await Promise.all(regions.slice(i, i + IN_FLIGHT).map((region) => inRegion(frame, region, models, classes, asked)));
     found.push(...seen.flat());
   }
   const labels = [...new Set(found.map((f) => f.label!))];
   return labels.flatMap((label) => merged(found.filter((f) => f.label === label))).sort((a, b) => area(b) * b.score - area(a) * a.score);
 }
 
-/** What the detector sees of `classes` in one region, in frame coordinates. */
-async function inRegion(frame: Frame, region: Box, models: Pick<Models, "objects">, classes: readonly string[], people: boolean): Promise<Found[]> {
+/** What the detector, asked for `asked`, sees of `classes` in one region, in frame coordinates. */
+async function inRegion(frame: Frame, region: Box, models: Pick<Models, "objects">, classes: readonly string[], asked: readonly string[]): Promise<Found[]> {
   const crop = cropFrame(frame, region);
   const { width: w, height: h } = crop.frame;
-  // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
-  const seen = await models.objects.detect(crop.frame, people ? [...new Set([...classes, ...ANIMALS])] : classes);
-  const animals = people ? seen.filter((d) => ANIMALS.includes(d.label!)) : [];
+  const seen = await models.objects.detect(crop.frame, asked);
+  const animals = seen.filter((d) => ANIMALS.includes(d.label!));
   const found: Found[] = [];
   for (const d of seen) {
     if (!classes.includes(d.label!)) continue;

@@ -1,8 +1,8 @@
 // image.blur-anything: the prompt names what to hide (schema/vocabulary.ts). People and COCO
 // objects are found by compute/pipelines/objects.ts (detector on the frame and on tiles: small,
-// greyscale, partly cut); people are hidden under their silhouettes (segmenter on each person's crop; the whole frame's
-// segmentation only when no person is boxed), everything else under boxes: faces (ellipses),
-// plates, text, COCO objects.
+// greyscale, partly cut); people are hidden under their silhouettes (segmenter on each person's
+// crop; the whole frame's segmentation only when no person is boxed), everything else under
+// boxes: faces (ellipses), plates, text, COCO objects.
 // A prompt naming nothing findable throws unsupported_prompt before any model runs. The caller's
 // detection controls apply to every box, and to the whole frame's segmentation by its extent.
 import type { DetectionControls } from "../../../schema/api/detections.ts";
