@@ -2,7 +2,7 @@
 // pasted at a twentieth of a frame's width (test/fixtures/object-eval-set.ts, seeds no constant
 // was chosen on), which the COCO detector on the squashed whole frame misses; and blur-anything
 // hiding one of them, in a photo and in every frame of a video, while leaving the rest as it was.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { findObjects } from "../../compute/pipelines/objects.ts";
 import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
@@ -10,7 +10,7 @@ import { blurAnythingVideo } from "../../compute/pipelines/video/blur-anything.t
 import type { FrameCoverage } from "../../compute/video/tracker.ts";
 import { featureById, type FeatureParams } from "../../schema/features.ts";
 import type { Frame } from "../../compute/types.ts";
-import { EVAL_OBJECTS, falseBoxes, hidden, objectScene } from "../fixtures/object-eval-set.ts";
+import { EVAL_OBJECTS, falseBoxes, hidden, objectPan, objectScene } from "../fixtures/object-eval-set.ts";
 import { outside, psnr, sharpness } from "./photos.ts";
 
 let models: Models;
@@ -60,6 +60,30 @@ describe("the object finder", () => {
     for (const f of out) {
       expect(sharpness(f, scene.truth)).toBeLessThan(0.3 * sharpness(scene.frame, scene.truth));
       expect(psnr(scene.frame, f, outside([scene.truth], 0.5))).toBeGreaterThan(40);
+    }
+  }, 120_000);
+
+  it("video blur-anything keeps a motorcycle 115 px wide hidden in a panning 720p clip while looking through the small-object tiles only on their schedule", async () => {
+    const scene = await objectScene(103, EVAL_OBJECTS[0]!, 96);
+    expect(scene.frame.width).toBe(1280);
+    const clip = await objectPan(scene, 16);
+    const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 1, prompt: "motorcycle" }) as FeatureParams<"video.blur-anything">;
+    const coverages: FrameCoverage[] = [];
+    const calls = vi.spyOn(models.objects, "detect");
+    try {
+      const processor = blurAnythingVideo(params, models, { onCoverage: (c) => coverages.push(c) });
+      const out = [...(await processor.processChunk(clip.frames.slice(0, 8), 0)), ...(await processor.processChunk(clip.frames.slice(8), 8)), ...((await processor.flush?.()) ?? [])];
+      expect(out).toHaveLength(16);
+      // Hidden from frame 1 on. In frame 0 the detector's box is 89 px wide on the 115 px motorcycle
+      // (its first look, every tile run; the same with every tile on every detection frame).
+      expect(coverages.map((c, i) => hidden(clip.truths[i]!, c.boxes)).slice(1)).toEqual(Array(15).fill(true));
+      // Detection on frames 0, 2, ..., 14 and the last: with every tile each time, 9 runs of 40
+      // calls (the frame, 28 small-object tiles, 11 larger), 360. The small-object tiles run on frames
+      // 0, 4, 8, 12 and 15 only, on 4, 8 and 12 only where the picture changed once the pan is taken
+      // out: 221 calls.
+      expect(calls.mock.calls.length).toBeLessThan(0.65 * 9 * 40);
+    } finally {
+      calls.mockRestore();
     }
   }, 120_000);
 });

@@ -11,26 +11,32 @@ import { FACE_SHAPE, hideBoxes } from "../hide.ts";
 import { findObjects, findPeople } from "../objects.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
-import { DETECT_EVERY, eachFrame, videoFaces, type VideoPipelineHooks } from "./common.ts";
+import { DETECT_EVERY, eachFrame, videoFaces, videoObjects, type VideoPipelineHooks } from "./common.ts";
 
 type TargetModels = Pick<Models, "faces" | "objects" | "text">;
 
+/** How faces and a target's objects are found: in video, on videoFaces' and videoObjects' schedules. */
+export interface TargetFinders {
+  faces(frame: Frame): Promise<Detection[]>;
+  objects(frame: Frame, classes: readonly string[]): Promise<Detection[]>;
+}
+
 /**
  * Everything the targets name in one frame, as labelled boxes (people and objects: compute/pipelines/objects.ts).
- * `findFaces` is how faces are found (video: videoFaces' schedule); it is called before anything
- * is awaited, so calls on frames taken in order stay in order.
+ * `finders` find faces and objects (by default every pass on the frame); they are called before
+ * anything is awaited, so calls on frames taken in order stay in order.
  */
-export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, findFaces = (f: Frame) => models.faces.detect(f)): Promise<Detection[]> {
-  const faces = targets.some((t) => t.kind === "face") ? findFaces(frame) : null;
-  // Not awaited until its turn: a rejection meanwhile is reported there, not as unhandled.
-  faces?.catch(() => undefined);
+export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, finders?: TargetFinders): Promise<Detection[]> {
+  const find = finders ?? { faces: (f: Frame) => models.faces.detect(f), objects: (f: Frame, classes: readonly string[]) => findObjects(f, models, classes) };
+  const started = targets.map((t) => (t.kind === "face" ? find.faces(frame) : t.kind === "object" ? find.objects(frame, t.classes) : null));
+  // Not awaited until their turn: a rejection meanwhile is reported there, not as unhandled.
+  for (const p of started) p?.catch(() => undefined);
   const found: Detection[] = [];
-  for (const t of targets) {
-    if (t.kind === "face") found.push(...(await faces!));
-    else if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
+  for (const [i, t] of targets.entries()) {
+    if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
     else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
     else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
-    else found.push(...(await findObjects(frame, models, t.classes)));
+    else found.push(...(await started[i]!));
   }
   return found;
 }
@@ -38,13 +44,14 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
 export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   const targets = resolvePrompt(params.prompt); // unsupported_prompt before any frame is decoded
   const pixelated = (params.blur_anything_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian")) === "pixelated";
-  // Faces as video face-blur finds them: small-face tiles on every 4th frame, where the picture changed.
+  // Faces as video face-blur finds them, objects alike: small tiles on every 4th frame, where the picture changed.
   const faces = videoFaces(models.faces, hooks);
+  const objects = videoObjects(models);
   return trackedProcessor({
     detectEvery: DETECT_EVERY,
     batchSize: params.sam3_batch_size,
     chunkSize: params.sam3_chunk_size,
-    detect: eachFrame((frame, index, context) => findTargets(frame, targets, models, (f) => faces(f, index, context)), params),
+    detect: eachFrame((frame, index, context) => findTargets(frame, targets, models, { faces: (f) => faces(f, index, context), objects: (f, classes) => objects(f, index, context, classes) }), params),
     onCoverage: hooks.onCoverage,
     apply: async (frame, coverage) => {
       const opts = { blur_strength: params.blur_strength, pixelated, pixelStrength: pixelationToStrength(params.pixelation_strength) };

@@ -9,6 +9,7 @@ import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { selectDetections } from "../detections.ts";
 import type { DetectContext } from "../../video/tracked.ts";
+import { findObjects, smallObjectCap } from "../objects.ts";
 import { SmallFaceScans, type SmallFaceDetector, type SmallFaceRun } from "./small-face-scans.ts";
 
 /** What a video task may ask of a pipeline beyond its params. */
@@ -29,23 +30,52 @@ export interface VideoPipelineHooks {
 export const DETECT_EVERY = 2;
 
 /**
- * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_FACES_EVERY-th
+ * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_TILES_EVERY-th
  * frame, the whole-frame passes and middle tiles on every DETECT_EVERY-th. A small face is small
  * in pixels per frame too: the tracker interpolates it across the detection run in between, as it
  * does across a miss (compute/video/tracker.ts). Of the small-face tiles, only those whose picture
- * changed look again (small-face-scans.ts).
+ * changed look again (small-face-scans.ts). The object finder's small-object tiles (28 of its 40
+ * calls on a 16:9 frame) keep the same schedule (videoObjects).
  */
-export const SMALL_FACES_EVERY = 2 * DETECT_EVERY;
+export const SMALL_TILES_EVERY = 2 * DETECT_EVERY;
 
 /**
- * Face detection over one video, called on its detection frames in order: the small-face tiles on
- * SMALL_FACES_EVERY frames and on the last (nothing later back-fills a small face that came into
+ * A detector over one video, called on its detection frames in order: its small tiles on
+ * SMALL_TILES_EVERY frames and on the last (nothing later back-fills a small face that came into
  * view after the run before), looking again only where the picture changed.
  */
-export function videoFaces(faces: SmallFaceDetector, hooks: VideoPipelineHooks = {}) {
-  const scans = new SmallFaceScans(faces, hooks.onSmallFaceRun);
+function smallTileSchedule(detector: SmallFaceDetector, onRun?: (run: SmallFaceRun) => void) {
+  const scans = new SmallFaceScans(detector, onRun);
   return (frame: Frame, index: number, context: DetectContext): Promise<Detection[]> =>
-    index % SMALL_FACES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : faces.detect(frame, { smallFaces: false });
+    index % SMALL_TILES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : detector.detect(frame, { smallFaces: false });
+}
+
+/** Face detection over one video, on the small-tile schedule. */
+export function videoFaces(faces: SmallFaceDetector, hooks: VideoPipelineHooks = {}) {
+  return smallTileSchedule(faces, hooks.onSmallFaceRun);
+}
+
+/**
+ * The object finder (pipelines/objects.ts) over one video, called on its detection frames in order
+ * with the classes of one of the prompt's targets: each target's small-object tiles on the
+ * small-tile schedule, its objects up to a small tile's side carried where the picture did not
+ * change, as small faces are. People get no small-object tiles and are found whole every time.
+ */
+export function videoObjects(models: Pick<Models, "objects">) {
+  const schedules = new Map<string, ReturnType<typeof smallTileSchedule>>();
+  return (frame: Frame, index: number, context: DetectContext, classes: readonly string[]): Promise<Detection[]> => {
+    if (classes.every((c) => c === "person")) return findObjects(frame, models, classes);
+    const key = classes.join("\n");
+    let schedule = schedules.get(key);
+    if (!schedule) {
+      const detector: SmallFaceDetector = {
+        detect: (f, { smallFaces = true } = {}) => findObjects(f, models, classes, { smallTiles: smallFaces }),
+        smallFaceCap: smallObjectCap,
+      };
+      schedules.set(key, (schedule = smallTileSchedule(detector)));
+    }
+    return schedule(frame, index, context);
+  };
 }
 
 /** A detect() for trackedProcessor from the face detector (videoFaces). */

@@ -23,7 +23,7 @@ import type { Frame, Mask } from "../../types.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import { processVideo, type ChunkProcessor, type ProcessVideoResult } from "../../video/stream.ts";
 import { findTargets } from "./blur-anything.ts";
-import { DETECT_EVERY, eachFrame } from "./common.ts";
+import { DETECT_EVERY, eachFrame, videoObjects } from "./common.ts";
 
 type RemovalModels = Pick<Models, "faces" | "objects" | "text" | "persons">;
 
@@ -53,6 +53,8 @@ export function objectRemovalVideo(
   const hint = parseBackgroundHint(params.prompt_bg);
   const masks = new Map<number, Mask>();
   let seen = 0; // detections of the object over the whole video
+  // Small objects' tiles on the small-tile schedule, as blur-anything's (common.ts).
+  const objects = videoObjects(models);
   const tracked = trackedProcessor({
     detectEvery: DETECT_EVERY,
     // A short look-ahead: it holds about a second fewer frames than the tracker's default (made for
@@ -62,8 +64,8 @@ export function objectRemovalVideo(
     // faces): on 360p-zoom a one-off box over the walker's head (0.40) was carried for 50 frames,
     // scaled by the zoom and grown by its margin to 317x266 px, and masked (bench/object-removal.ts).
     tracker: { lookahead: 2 * DETECT_EVERY - 1, maxMissedOnce: 2 },
-    detect: eachFrame(async (frame) => {
-      const found = await findTargets(frame, targets, models);
+    detect: eachFrame(async (frame, index, context) => {
+      const found = await findTargets(frame, targets, models, { faces: (f) => models.faces.detect(f), objects: (f, classes) => objects(f, index, context, classes) });
       seen += found.length;
       return found;
     }),
