@@ -14,6 +14,8 @@
 //     full run that late is still hidden from its first frame, because the tracker back-fills a
 //     new track over its look-ahead (tracked.ts): full runs come at least once per look-ahead
 //     (every run, so no reuse, where the look-ahead is shorter than the runs' spacing: 4K frames).
+// The object finder's small-object tiles are scanned the same way, through a SmallFaceDetector
+// that finds objects (common.ts: videoObjects).
 import type { Box, Detection, Frame } from "../../types.ts";
 import { enclosing, iou, overlapOfSmaller } from "../../models/geometry.ts";
 import { moveByCamera, type CameraMotion } from "../../video/camera-motion.ts";
