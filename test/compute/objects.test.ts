@@ -9,6 +9,7 @@ import { findObjects } from "../../compute/pipelines/objects.ts";
 import { IMAGE_PIPELINES } from "../../compute/pipelines/image/index.ts";
 import { blurAnythingVideo } from "../../compute/pipelines/video/blur-anything.ts";
 import type { FrameCoverage } from "../../compute/video/tracker.ts";
+import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { featureById, type FeatureParams } from "../../schema/features.ts";
 import type { Frame, Mask } from "../../compute/types.ts";
 import { intersection } from "../../compute/models/geometry.ts";
@@ -17,6 +18,13 @@ import { EVAL_OBJECTS, falseBoxes, hidden, objectPan, objectScene } from "../fix
 import { outside, psnr, sharpness } from "./photos.ts";
 
 let models: Models;
+
+/** Every frame a video processor returns for `frames`, handed to it 8 at a time, as a video task does in chunks. */
+async function inChunksOf8(processor: ChunkProcessor, frames: Frame[]): Promise<Frame[]> {
+  const out: Frame[] = [];
+  for (let i = 0; i < frames.length; i += 8) out.push(...(await processor.processChunk(frames.slice(i, i + 8), i)));
+  return [...out, ...((await processor.flush?.()) ?? [])];
+}
 
 beforeAll(async () => {
   models = createModels();
@@ -75,7 +83,7 @@ describe("the object finder", () => {
     const calls = vi.spyOn(models.objects, "detect");
     try {
       const processor = blurAnythingVideo(params, models, { onCoverage: (c) => coverages.push(c) });
-      const out = [...(await processor.processChunk(clip.frames.slice(0, 8), 0)), ...(await processor.processChunk(clip.frames.slice(8), 8)), ...((await processor.flush?.()) ?? [])];
+      const out = await inChunksOf8(processor, clip.frames);
       expect(out).toHaveLength(16);
       // Hidden from frame 1 on. In frame 0 the detector's box is 89 px wide on the 115 px motorcycle
       // (its first look, every tile run; the same with every tile on every detection frame).
@@ -95,7 +103,7 @@ describe("the object finder", () => {
     const clip = await objectPan(scene, 16);
     const masks = new Map<number, Mask>();
     const processor = objectRemovalVideo({ object_text: "motorbike", video_url: "https://example.com/v.mp4" } as never, models, {}, { onMask: (i, m) => masks.set(i, m) });
-    const out = [...(await processor.processChunk(clip.frames.slice(0, 8), 0)), ...(await processor.processChunk(clip.frames.slice(8), 8)), ...((await processor.flush?.()) ?? [])];
+    const out = await inChunksOf8(processor, clip.frames);
     expect(out).toHaveLength(16);
     // The mask covers the motorcycle in every frame (in the first, where the detector's box is
     // narrower than the motorcycle, most of it: 0.90 when written).

@@ -23,12 +23,12 @@ export interface TargetFinders {
 
 /**
  * Everything the targets name in one frame, as labelled boxes (people and objects: compute/pipelines/objects.ts).
- * `finders` find faces and objects (by default every pass on the frame); they are called before
- * anything is awaited, so calls on frames taken in order stay in order.
+ * `finders` find faces and objects (each by default with every pass on the frame); they are called
+ * before anything is awaited, so calls on frames taken in order stay in order.
  */
-export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, finders?: TargetFinders): Promise<Detection[]> {
-  const find = finders ?? { faces: (f: Frame) => models.faces.detect(f), objects: (f: Frame, classes: readonly string[]) => findObjects(f, models, classes) };
-  const started = targets.map((t) => (t.kind === "face" ? find.faces(frame) : t.kind === "object" ? find.objects(frame, t.classes) : null));
+export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, finders: Partial<TargetFinders> = {}): Promise<Detection[]> {
+  const { faces = (f) => models.faces.detect(f), objects = (f, classes) => findObjects(f, models, classes) } = finders;
+  const started = targets.map((t) => (t.kind === "face" ? faces(frame) : t.kind === "object" ? objects(frame, t.classes) : null));
   // Not awaited until their turn: a rejection meanwhile is reported there, not as unhandled.
   for (const p of started) p?.catch(() => undefined);
   const found: Detection[] = [];

@@ -65,7 +65,7 @@ export function objectRemovalVideo(
     // scaled by the zoom and grown by its margin to 317x266 px, and masked (bench/object-removal.ts).
     tracker: { lookahead: 2 * DETECT_EVERY - 1, maxMissedOnce: 2 },
     detect: eachFrame(async (frame, index, context) => {
-      const found = await findTargets(frame, targets, models, { faces: (f) => models.faces.detect(f), objects: (f, classes) => objects(f, index, context, classes) });
+      const found = await findTargets(frame, targets, models, { objects: (f, classes) => objects(f, index, context, classes) });
       seen += found.length;
       return found;
     }),
