@@ -9,7 +9,8 @@
 // [--turn 50-90] (the third of faces that are turned, turned that many degrees either way; default 0-25; not with --edges)
 // [--edges] (faces the frame's edge cuts instead, 35-85 % inside, 14-100 px wide: hidden by the blur
 // face-blur paints, by width and by the part inside the frame; no photos)
-// Prints the recall table, per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
+// [--crowd] (crowds instead: rows of faces side by side, 14 px at the back to 64 px in front; no photos)
+// Prints the recall table (a face found: a box on it; hidden: 90 % of it under the blur face-blur paints), per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
 // image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
 // PSNR of the face-blurred output away from the faces (hide.ts, measured only).
 import { parseArgs } from "node:util";
@@ -17,10 +18,10 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { EDGE_FACE_WIDTHS, FACE_WIDTHS, edgeScenes, evalScenes, photoScenes, score, scoreEdges, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
+import { EDGE_FACE_WIDTHS, FACE_WIDTHS, crowdScenes, edgeScenes, evalScenes, photoScenes, score, scoreHidden, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
-const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" }, turn: { type: "string" } } });
+const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, crowd: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" }, turn: { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
 const turn = flags.turn ? (flags.turn.split("-").map(Number) as [number, number]) : undefined;
 if (turn && !(turn.length === 2 && turn[0] >= 0 && turn[1] >= turn[0])) throw new Error(`--turn takes LEAST-MOST degrees, e.g. 50-90, not ${flags.turn}`);
@@ -45,9 +46,12 @@ const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
 const size = flags.size ? { width: sizeW!, height: sizeH! } : undefined;
 if (!["fixtures", "held-out"].includes(flags.faces!)) throw new Error(`--faces must be fixtures or held-out, not ${flags.faces}`);
 const count = last! - first! + 1;
-const withPhotos = flags.photos && !flags.edges;
+if (flags.edges && flags.crowd) throw new Error("--edges and --crowd are two sets: pick one");
+const withPhotos = flags.photos && !flags.edges && !flags.crowd;
 const generated = flags.edges
   ? await edgeScenes(first!, count, flags.faces as FacePool)
+  : flags.crowd
+  ? await crowdScenes(first!, count, flags.faces as FacePool)
   : [...(await evalScenes(first!, count, size, flags.faces as FacePool, turn)), ...(withPhotos ? await photoScenes() : [])];
 const scenes: EvalScene[] = flags.jpeg ? await Promise.all(generated.map((s) => throughJpeg(s, Number(flags.jpeg)))) : generated;
 const found: Box[][] = [];
@@ -58,23 +62,24 @@ for (const s of scenes) {
   found.push(t.value);
   if (flags.size ? s.name.startsWith("seed") : s.frame.width === 1280) cpuScene.push(t.cpu);
 }
-const synthetic = scenes.filter((s) => s.name.startsWith("seed") || s.name.startsWith("edge"));
+const synthetic = scenes.filter((s) => /^(seed|edge|crowd)/.test(s.name));
 const rep = score(synthetic, found.slice(0, synthetic.length));
 const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
 const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
 // What the contact sheet shows: faces missed (for edge-cut faces, left visible) and false boxes.
 let sheet = { missed: rep.missed, falses: [...rep.falses, ...photos.falses] };
 if (flags.edges) {
-  const edges = await scoreEdges(synthetic, found);
+  const edges = await scoreHidden(synthetic, found);
   console.log(`faces the frame's edge cuts, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${edges.total} faces), hidden:`);
   for (const w of EDGE_FACE_WIDTHS) console.log(`  ${String(w).padStart(3)} px: ${pct(edges.byWidth.get(w))}`);
   for (const [k, v] of [...edges.byInside].sort()) console.log(`  ${k.padEnd(5)} inside: ${pct(v)}`);
   console.log(`  all: ${pct(edges)}; false boxes ${edges.falseBoxes} of ${edges.detections}`);
   sheet = { missed: edges.missed, falses: [] };
 } else {
-  console.log(`generated set, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces):`);
-  for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: ${pct(rep.bySize.get(w))}`);
-  console.log(`  all  : ${pct(rep)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
+  const hidden = await scoreHidden(synthetic, found);
+  console.log(`generated ${flags.crowd ? "crowds" : "set"}, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${rep.total} faces), found (a box on the face) and hidden (90 % of it under the blur):`);
+  for (const w of FACE_WIDTHS) console.log(`  ${String(w).padStart(2)} px: found ${pct(rep.bySize.get(w))}, hidden ${pct(hidden.byWidth.get(w))}`);
+  console.log(`  all  : found ${pct(rep)}, hidden ${pct(hidden)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
   console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
   if (withPhotos) console.log(`fixture photos (group1-6, collages; ${photos.total} faces): ${pct(photos)}; false boxes ${photos.falseBoxes} of ${photos.detections}`);
 }

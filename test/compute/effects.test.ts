@@ -220,6 +220,27 @@ describe("hideBoxes: every box on one frame", () => {
     expect([changed(cx, box.y + box.height + 40), changed(box.x - 40, box.y + 40)]).toEqual([false, false]);
   });
 
+  it("FACE_SHAPE hides a box under 20 px as a 20 px one: a tight 8 px box on a 14 px face leaves none of it showing (0.73 of it hidden as an 8 px one)", async () => {
+    // A 14 px face (brow to chin, cheek to cheek) whose detector box took only its right 8 px.
+    const face: Box = { x: 600, y: 400, width: 14, height: 16 };
+    const tight: Box = { x: 606, y: 403, width: 8, height: 10 };
+    const changedIn = (out: Frame) => {
+      let n = 0, c = 0;
+      for (let y = face.y; y < face.y + face.height; y++) for (let x = face.x; x < face.x + face.width; x++) {
+        if (((x + 0.5 - 607) / 7) ** 2 + ((y + 0.5 - 408) / 8) ** 2 > 1) continue;
+        n++;
+        if ([0, 1, 2].some((ch) => out.data[(y * group.width + x) * 3 + ch] !== group.data[(y * group.width + x) * 3 + ch])) c++;
+      }
+      return c / n;
+    };
+    expect(changedIn(await hideBoxes(group, [tight], { ...FACE_SHAPE, minSide: undefined }))).toBeLessThan(0.9);
+    expect(changedIn(await hideBoxes(group, [tight], FACE_SHAPE))).toBe(1);
+    // A larger box is hidden as before: its ellipse ends 20 % past its side.
+    const out = await hideBoxes(group, [{ x: 600, y: 400, width: 80, height: 80 }], FACE_SHAPE);
+    const changed = (x: number, y: number) => [0, 1, 2].some((c) => out.data[(y * group.width + x) * 3 + c] !== group.data[(y * group.width + x) * 3 + c]);
+    expect([changed(600 - 14, 440), changed(600 - 40, 440)]).toEqual([true, false]);
+  });
+
   it("a face box the edge cut to a sliver goes on past the edge as a square: the face above it is hidden", async () => {
     // A 40 px face leaving the bottom of the frame, its box clipped to the 6 px left in shot.
     const sliver: Box = { x: 600, y: group.height - 6, width: 40, height: 6 };
