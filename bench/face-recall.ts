@@ -10,9 +10,10 @@
 // [--edges] (faces the frame's edge cuts instead, 35-85 % inside, 14-100 px wide: hidden by the blur
 // face-blur paints, by width and by the part inside the frame; no photos)
 // [--crowd] (crowds instead: rows of faces side by side, 14 px at the back to 64 px in front; no photos)
-// Prints the recall table (a face found: a box on it; hidden: 90 % of it under the blur face-blur paints), per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP
-// image beside sharp's decode+encode of the same image (the floor an image job pays anyway), and
-// PSNR of the face-blurred output away from the faces (hide.ts, measured only).
+// Prints the recall table (found: a box on the face; hidden: 90 % of it under the blur face-blur
+// paints), per-variant recall, false boxes, CPU ms per 720p frame and per 12 MP image beside
+// sharp's decode+encode of the same image (the floor an image job pays anyway), and PSNR of the
+// face-blurred output away from the faces (hide.ts, measured only).
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
