@@ -23,7 +23,7 @@
 // methods wrapped here), the effects (compute/timing.ts stages in compute/pipelines/hide.ts and the
 // emoji overlay), tracking and the rest of the processor, and Node's CPU outside those stages
 // (mostly reading and writing the raw-frame pipes, GC); for face features, how many of the
-// small-face tiles looked again (compute/pipelines/video/small-face-scans.ts). Options: npm run
+// small-face tiles looked again (compute/pipelines/video/small-tile-scans.ts). Options: npm run
 // bench:video -- --help.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -42,7 +42,7 @@ import { childPids, cpuSeconds, liveChildrenCpuSeconds } from "./proc.ts";
 import { addStage, recordStages, stageLines, timeModels, type StageTotals } from "./stages.ts";
 import { timeStage } from "../compute/timing.ts";
 import type { ChunkProcessor } from "../compute/video/stream.ts";
-import type { SmallFaceRun } from "../compute/pipelines/video/small-face-scans.ts";
+import type { SmallTileRun } from "../compute/pipelines/video/small-tile-scans.ts";
 import { makeClip } from "../test/fixtures/video-clips.ts";
 
 const USAGE = `npm run bench:video [-- options]
@@ -119,7 +119,7 @@ async function runCase(kind: string, clip: string, out: string): Promise<CaseRes
   const info = await probeVideo(clip);
   await warmUp(pipeline(params, models), info.width, info.height);
   const smallFaces = { runs: 0, full: 0, looked: 0, tiles: 0 };
-  const onSmallFaceRun = (r: SmallFaceRun) => {
+  const onSmallFaceRun = (r: SmallTileRun) => {
     smallFaces.runs++;
     if (r.full) smallFaces.full++;
     smallFaces.looked += r.looked;

@@ -324,7 +324,7 @@ export class FaceDetector {
    * Every face in the frame. `smallFaces: false` leaves out the small-face tiles (about 3/4 of the
    * work on a 720p frame): video runs them on every other detection run and lets the tracker
    * carry small faces between (compute/pipelines/video/common.ts); a function picks the small-face
-   * tiles to look at (video looks again only where the picture changed, small-face-scans.ts).
+   * tiles to look at (video looks again only where the picture changed, small-tile-scans.ts).
    * `lastLook` (lastLook below) is on for a whole picture by default and off for video's runs: it
    * costs a third more of a photo's detection, which video's frame budget does not have, video's
    * tracks carry a face between the runs that find it, and on the leak clips at CRF 35 it showed a

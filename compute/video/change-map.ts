@@ -1,6 +1,6 @@
 // Which parts of a frame show something new since an earlier frame, once the camera's motion is
 // taken out. Video face detection uses it to look again with the small-face tiles only where the
-// picture changed since their last look (compute/pipelines/video/small-face-scans.ts): a tile
+// picture changed since their last look (compute/pipelines/video/small-tile-scans.ts): a tile
 // whose pixels are the same gives the same answer, and on a still camera most of a street scene
 // is the same from one look to the next.
 //

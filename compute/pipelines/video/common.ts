@@ -2,7 +2,7 @@
 // (keeping what the caller's detection controls select), how often detection runs, the hook that
 // sees each frame's coverage, and the visible watermark.
 import type { DetectionControls } from "../../../schema/api/detections.ts";
-import type { Detection, Frame } from "../../types.ts";
+import type { Box, Detection, Frame } from "../../types.ts";
 import type { Models } from "../../models/index.ts";
 import { drawWatermark } from "../../effects/overlay.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
@@ -10,14 +10,20 @@ import type { FrameCoverage } from "../../video/tracker.ts";
 import { selectDetections } from "../detections.ts";
 import type { DetectContext } from "../../video/tracked.ts";
 import { findObjects, smallObjectCap } from "../objects.ts";
-import { SmallFaceScans, type SmallFaceDetector, type SmallFaceRun } from "./small-face-scans.ts";
+import { SmallTileScans, type SmallTileDetector, type SmallTileRun } from "./small-tile-scans.ts";
 
 /** What a video task may ask of a pipeline beyond its params. */
 export interface VideoPipelineHooks {
   /** Sees what is covered in each frame, in order (the detections document; tests and benchmarks measure coverage with it). */
   onCoverage?: (coverage: FrameCoverage) => void;
   /** Sees how each small-face run of face detection looked (which tiles; benchmarks report it). */
-  onSmallFaceRun?: (run: SmallFaceRun) => void;
+  onSmallFaceRun?: (run: SmallTileRun) => void;
+}
+
+/** What video needs of the face detector (compute/models/face-detector.ts). */
+export interface VideoFaceDetector {
+  detect(frame: Frame, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }): Promise<Detection[]>;
+  smallFaceCap(width: number, height: number): number;
 }
 
 /**
@@ -34,7 +40,7 @@ export const DETECT_EVERY = 2;
  * frame, the whole-frame passes and middle tiles on every DETECT_EVERY-th. A small face is small
  * in pixels per frame too: the tracker interpolates it across the detection run in between, as it
  * does across a miss (compute/video/tracker.ts). Of the small-face tiles, only those whose picture
- * changed look again (small-face-scans.ts). The object finder's small-object tiles (28 of its 40
+ * changed look again (small-tile-scans.ts). The object finder's small-object tiles (28 of its 40
  * calls on a 16:9 frame) keep the same schedule (videoObjects).
  */
 export const SMALL_TILES_EVERY = 2 * DETECT_EVERY;
@@ -44,15 +50,23 @@ export const SMALL_TILES_EVERY = 2 * DETECT_EVERY;
  * SMALL_TILES_EVERY frames and on the last (nothing later back-fills a small face that came into
  * view after the run before), looking again only where the picture changed.
  */
-function smallTileSchedule(detector: SmallFaceDetector, onRun?: (run: SmallFaceRun) => void) {
-  const scans = new SmallFaceScans(detector, onRun);
+function smallTileSchedule(detector: SmallTileDetector, onRun?: (run: SmallTileRun) => void) {
+  const scans = new SmallTileScans(detector, onRun);
   return (frame: Frame, index: number, context: DetectContext): Promise<Detection[]> =>
-    index % SMALL_TILES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : detector.detect(frame, { smallFaces: false });
+    index % SMALL_TILES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : detector.detect(frame, { smallTiles: false });
+}
+
+/** The face detector as a detector with small tiles: its small-face tiles. */
+export function faceTiles(faces: VideoFaceDetector): SmallTileDetector {
+  return {
+    detect: (frame, { smallTiles = true } = {}) => faces.detect(frame, { smallFaces: smallTiles }),
+    smallTileCap: (width, height) => faces.smallFaceCap(width, height),
+  };
 }
 
 /** Face detection over one video, on the small-tile schedule. */
-export function videoFaces(faces: SmallFaceDetector, hooks: VideoPipelineHooks = {}) {
-  return smallTileSchedule(faces, hooks.onSmallFaceRun);
+export function videoFaces(faces: VideoFaceDetector, hooks: VideoPipelineHooks = {}) {
+  return smallTileSchedule(faceTiles(faces), hooks.onSmallFaceRun);
 }
 
 /**
@@ -68,9 +82,9 @@ export function videoObjects(models: Pick<Models, "objects">) {
     const key = classes.join("\n");
     let schedule = schedules.get(key);
     if (!schedule) {
-      const detector: SmallFaceDetector = {
-        detect: (f, { smallFaces = true } = {}) => findObjects(f, models, classes, { smallTiles: smallFaces }),
-        smallFaceCap: smallObjectCap,
+      const detector: SmallTileDetector = {
+        detect: (f, { smallTiles = true } = {}) => findObjects(f, models, classes, { smallTiles }),
+        smallTileCap: smallObjectCap,
       };
       schedules.set(key, (schedule = smallTileSchedule(detector)));
     }
@@ -79,7 +93,7 @@ export function videoObjects(models: Pick<Models, "objects">) {
 }
 
 /** A detect() for trackedProcessor from the face detector (videoFaces). */
-export function faceFrames(faces: SmallFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
+export function faceFrames(faces: VideoFaceDetector, controls?: DetectionControls, hooks: VideoPipelineHooks = {}) {
   return eachFrame(videoFaces(faces, hooks), controls);
 }
 

@@ -1,12 +1,13 @@
-// The small-face tiles of video face detection, looking again only where the picture changed.
-// They are most of detection's cost (45 tiles and the looks at their candidates, ~560 of ~680 CPU
-// ms on a 720p frame), and on most of a frame they would see what they saw four frames before:
-// a tile whose pixels are the same (once the camera's motion is taken out, video/change-map.ts)
-// gives the same faces. So on each small-face run:
+// The small tiles of video detection, looking again only where the picture changed: the face
+// detector's small-face tiles and the object finder's small-object tiles (common.ts: videoFaces,
+// videoObjects). The small-face tiles are most of face detection's cost (45 tiles and the looks at
+// their candidates, ~560 of ~680 CPU ms on a 720p frame), and on most of a frame they would see
+// what they saw four frames before: a tile whose pixels are the same (once the camera's motion is
+// taken out, video/change-map.ts) gives the same faces. So on each run of the small tiles:
 //   - tiles where the picture changed are looked at (a face walking, entering at a pan's edge,
 //     turning towards the camera);
-//   - the small faces of the last run that lie in no such tile are carried over, moved with the
-//     camera, so their tracks keep a detection every run;
+//   - the small detections of the last run that lie in no such tile are carried over, moved with
+//     the camera, so their tracks keep a detection every run;
 //   - every FULL_SCAN_EVERY-th run, after a scene cut, with the camera's motion unknown, or once the
 //     camera zoomed by more than MAX_ZOOM since the last full run, every tile is looked at. A zoom
 //     makes small faces larger without changing the picture much, and what changes slowly (a face
@@ -14,27 +15,26 @@
 //     full run that late is still hidden from its first frame, because the tracker back-fills a
 //     new track over its look-ahead (tracked.ts): full runs come at least once per look-ahead
 //     (every run, so no reuse, where the look-ahead is shorter than the runs' spacing: 4K frames).
-// The object finder's small-object tiles are scanned the same way, through a SmallFaceDetector
-// that finds objects (common.ts: videoObjects).
 import type { Box, Detection, Frame } from "../../types.ts";
 import { enclosing, iou, overlapOfSmaller } from "../../models/geometry.ts";
 import { moveByCamera, type CameraMotion } from "../../video/camera-motion.ts";
 import type { DetectContext } from "../../video/tracked.ts";
 import { ChangeMap } from "../../video/change-map.ts";
 
-/** Every how many small-face runs all tiles are looked at (4 runs of every 4th frame: 16 frames). */
+/** Every how many runs of the small tiles all of them are looked at (4 runs of every 4th frame: 16 frames). */
 export const FULL_SCAN_EVERY = 4;
 /** Zoom since the last full run past which all tiles are looked at again. */
 const MAX_ZOOM = 1.1;
 
-/** What SmallFaceScans needs of the face detector (compute/models/face-detector.ts). */
-export interface SmallFaceDetector {
-  detect(frame: Frame, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }): Promise<Detection[]>;
-  smallFaceCap(width: number, height: number): number;
+/** A detector with small tiles: it looks through those `smallTiles` picks (all when true, none when false). */
+export interface SmallTileDetector {
+  detect(frame: Frame, options?: { smallTiles?: boolean | ((tile: Box) => boolean) }): Promise<Detection[]>;
+  /** The widest box only the small tiles may have found (their side), px. */
+  smallTileCap(width: number, height: number): number;
 }
 
 /** How one run looked: for tests and benchmarks. */
-export interface SmallFaceRun {
+export interface SmallTileRun {
   index: number;
   full: boolean;
   tiles: number;
@@ -42,22 +42,22 @@ export interface SmallFaceRun {
   carried: number;
 }
 
-export class SmallFaceScans {
-  readonly #faces: SmallFaceDetector;
+export class SmallTileScans {
+  readonly #detector: SmallTileDetector;
   readonly #changes = new ChangeMap();
-  readonly #onRun: ((run: SmallFaceRun) => void) | undefined;
-  #last: { index: number; faces: Promise<Detection[]> } | null = null;
+  readonly #onRun: ((run: SmallTileRun) => void) | undefined;
+  #last: { index: number; found: Promise<Detection[]> } | null = null;
   /** Runs since the last full one. */
   #sinceFull = 0;
   #zoom = 1;
 
-  constructor(faces: SmallFaceDetector, onRun?: (run: SmallFaceRun) => void) {
-    this.#faces = faces;
+  constructor(detector: SmallTileDetector, onRun?: (run: SmallTileRun) => void) {
+    this.#detector = detector;
     this.#onRun = onRun;
   }
 
   /**
-   * Every face in `frame` (the detector's whole run, small-face tiles where the picture changed).
+   * What the detector finds in `frame` (its whole run, small tiles where the picture changed).
    * Must be called in frame order; the answer may wait for the previous call's.
    */
   detect(frame: Frame, index: number, { camera, lookahead }: DetectContext): Promise<Detection[]> {
@@ -80,21 +80,21 @@ export class SmallFaceScans {
       if (look) looked.push(tile);
       return look;
     };
-    const faces = (async () => {
-      const found = await this.#faces.detect(frame, { smallFaces: pick });
-      const carried = full || !last ? [] : this.#carried(await last.faces, motion!, frame, looked);
+    const run = (async () => {
+      const found = await this.#detector.detect(frame, { smallTiles: pick });
+      const carried = full || !last ? [] : this.#carried(await last.found, motion!, frame, looked);
       this.#onRun?.({ index, full, tiles, looked: looked.length, carried: carried.length });
       return withCarried(found, carried);
     })();
     // A failed run fails its own frame; the next run then carries nothing over.
-    this.#last = { index, faces: faces.catch(() => []) };
-    return faces;
+    this.#last = { index, found: run.catch(() => []) };
+    return run;
   }
 
-  /** The last run's small faces, moved with the camera, that lie in no tile looked at now. */
+  /** The last run's small detections, moved with the camera, that lie in no tile looked at now. */
   #carried(previous: Detection[], motion: CameraMotion, frame: Frame, looked: Box[]): Detection[] {
     const { width, height } = frame;
-    const cap = this.#faces.smallFaceCap(width, height);
+    const cap = this.#detector.smallTileCap(width, height);
     const out: Detection[] = [];
     for (const d of previous) {
       if (d.width > cap) continue;
@@ -110,8 +110,8 @@ export class SmallFaceScans {
 }
 
 /**
- * This run's faces and the carried ones. A carried face that a found one overlaps (as NMS would
- * judge a duplicate) widens that one to cover both instead of being dropped: the found box of a
+ * This run's detections and the carried ones. A carried one that a found one overlaps (as NMS
+ * would judge a duplicate) widens that one to cover both instead of being dropped: the found box of a
  * face cut by the frame's edge can sit off the face, where the carried one, in a picture that did
  * not change, is where the face was found (bench/video-leaks.ts, pan-tiny: a face at the bottom
  * edge showed for four frames when NMS kept the found box alone).

@@ -1,5 +1,5 @@
 // Video face detection looks again with the small-face tiles only where the picture changed
-// (compute/video/change-map.ts, compute/pipelines/video/small-face-scans.ts). What must hold:
+// (compute/video/change-map.ts, compute/pipelines/video/small-tile-scans.ts). What must hold:
 // a face that moves, or a picture that enters at a pan's edge, counts as changed; a still picture,
 // and a panned and zoomed one once the camera's motion is taken out, does not; and a run that looks
 // at fewer tiles loses no face that looking at all of them finds.
@@ -7,12 +7,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createModels } from "../../compute/models/index.ts";
 import { CameraMotionEstimator, CameraPath, STILL } from "../../compute/video/camera-motion.ts";
 import { ChangeMap } from "../../compute/video/change-map.ts";
-import { FULL_SCAN_EVERY, SmallFaceScans, type SmallFaceRun } from "../../compute/pipelines/video/small-face-scans.ts";
+import { FULL_SCAN_EVERY, SmallTileScans, type SmallTileRun } from "../../compute/pipelines/video/small-tile-scans.ts";
 import { squareTiles, iou } from "../../compute/models/geometry.ts";
 import type { Box } from "../../compute/types.ts";
 import { CLIP_HEIGHT, CLIP_WIDTH, makeClip, type Clip } from "../fixtures/video-clips.ts";
 import { measureLeaks } from "../fixtures/video-leaks.ts";
 import { blurAnythingVideo } from "../../compute/pipelines/video/blur-anything.ts";
+import { faceTiles } from "../../compute/pipelines/video/common.ts";
 import { featureById, type FeatureParams } from "../../schema/features.ts";
 
 /** The camera's path over a clip, as the video pipeline records it. */
@@ -92,19 +93,19 @@ describe("change map", () => {
 describe("small-face scans: when every tile looks again", () => {
   /** A detector that only asks which tiles to look at (the schedule is what is tested here). */
   const asking = {
-    async detect(_frame: unknown, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }) {
-      const pick = options?.smallFaces;
+    async detect(_frame: unknown, options?: { smallTiles?: boolean | ((tile: Box) => boolean) }) {
+      const pick = options?.smallTiles;
       if (typeof pick === "function") tiles.forEach((t) => pick(t));
       return [];
     },
-    smallFaceCap: () => 77,
+    smallTileCap: () => 77,
   };
 
-  async function schedule(name: string, lookahead: number, runs = 9): Promise<SmallFaceRun[]> {
+  async function schedule(name: string, lookahead: number, runs = 9): Promise<SmallTileRun[]> {
     const clip = await makeClip(name);
     const path = cameraPath(clip);
-    const seen: SmallFaceRun[] = [];
-    const scans = new SmallFaceScans(asking, (r) => seen.push(r));
+    const seen: SmallTileRun[] = [];
+    const scans = new SmallTileScans(asking, (r) => seen.push(r));
     for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { camera: path, lookahead, last: false });
     return seen;
   }
@@ -137,8 +138,8 @@ describe("small-face scans with the real detector", () => {
   it("looks at fewer tiles on a pan over tiny faces, and finds what looking at all tiles finds by the next full run at the latest", async () => {
     const clip = await makeClip("pan-tiny");
     const path = cameraPath(clip);
-    const runs: SmallFaceRun[] = [];
-    const scans = new SmallFaceScans(models.faces, (r) => runs.push(r));
+    const runs: SmallTileRun[] = [];
+    const scans = new SmallTileScans(faceTiles(models.faces), (r) => runs.push(r));
     const frames: number[] = [];
     const gated: Box[][] = [], full: Box[][] = [];
     for (let i = 0; i < 48; i += 4) {
@@ -179,7 +180,7 @@ describe("small-face scans with the real detector", () => {
   it("video blur-anything with the prompt \"faces\" finds faces as video face-blur does: the small-face tiles on every 4th frame and the last, looking again where the picture changed, and no frame shows a face", async () => {
     const clip = await makeClip("enter-leave");
     const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 3, prompt: "faces" }) as FeatureParams<"video.blur-anything">;
-    const runs: SmallFaceRun[] = [];
+    const runs: SmallTileRun[] = [];
     const report = await measureLeaks(clip, models.faces, (faces, hooks) =>
       blurAnythingVideo(params, { ...models, faces }, { ...hooks, onSmallFaceRun: (r) => runs.push(r) }),
     );
