@@ -3,6 +3,10 @@
 //  - Association: optimal matching (Hungarian) of detections to each track's velocity-predicted
 //    box, same label only, cost = (1 - IoU) + centre distance / box diagonal, gated.
 //  - Identity: a track keeps its integer id from first to last frame; ids are never reused.
+//  - Two stories: a track seen once that reaches a detection only by its unknown speed may have
+//    moved there, or have been missed beside a face new to the tracker (in a crowd, the next one
+//    along). It is matched, and the other story is covered too until a third sighting where its
+//    velocity put it settles it (#coverBothStories).
 //  - Misses: a track survives `maxMissed` detection runs without a match (motion blur and codecs
 //    hide faces from the detector for seconds), covered all along by its constant-velocity
 //    prediction at its last size (moved by the camera: a zoom scales it); the margin grows with
@@ -215,6 +219,8 @@ interface Track {
   lastIndex: number;
   ended: boolean;
   obs: Map<number, Observation>;
+  /** Seen twice, matched the second time by its unknown speed alone: the tracks that cover the other story (#coverBothStories). */
+  otherStory?: { tracks: Track[]; seen: Observation; at: number };
 }
 
 export class Tracker {
@@ -327,24 +333,28 @@ export class Tracker {
     const detections = found.map((d) => this.#whole(d));
     const { minIou, maxCentreDistance, unknownSpeed, maxSizeRatio, frameWidth, frameHeight } = this.options;
     const frameDiagonal = frameWidth !== undefined && frameHeight !== undefined ? Math.hypot(frameWidth, frameHeight) : null;
-    const cost = live.map((track) =>
+    // Per pair: the cost, and whether only a seen-once track's unknown speed lets it match.
+    const pairs = live.map((track) =>
       detections.map((d) => {
-        if (d.label !== track.label) return FORBIDDEN;
-        if (Math.max(d.width / track.w, track.w / d.width) > maxSizeRatio) return FORBIDDEN;
+        if (d.label !== track.label) return { cost: FORBIDDEN, bySpeed: false };
+        if (Math.max(d.width / track.w, track.w / d.width) > maxSizeRatio) return { cost: FORBIDDEN, bySpeed: false };
         const predicted = boxOf(track);
         const iou = intersectionOverUnion(predicted, d);
         const dist = Math.hypot(d.x + d.width / 2 - track.cx, d.y + d.height / 2 - track.cy) / Math.hypot(track.w, track.h);
+        const near = iou >= minIou || dist <= maxCentreDistance;
         const reach = maxCentreDistance + (track.hits === 1 ? (unknownSpeed * (index - track.lastDetected) * (frameDiagonal ?? Math.hypot(track.w, track.h))) / Math.hypot(track.w, track.h) : 0);
-        if (iou < minIou && dist > reach) return FORBIDDEN;
-        return 1 - iou + dist;
+        if (!near && dist > reach) return { cost: FORBIDDEN, bySpeed: false };
+        return { cost: 1 - iou + dist, bySpeed: !near };
       }),
     );
+    const cost = pairs.map((row) => row.map((p) => p.cost));
     const match = assign(cost);
     const taken = new Set<number>();
     live.forEach((track, i) => {
       const j = match[i];
       if (j >= 0) {
         taken.add(j);
+        if (pairs[i]![j]!.bySpeed) this.#coverBothStories(track, index, detections[j]!);
         this.#update(track, index, this.#whole(found[j]!, track));
       } else if (++track.missed > (track.hits === 1 ? (this.options.maxMissedOnce ?? this.options.maxMissed) : this.options.maxMissed)) {
         track.ended = true;
@@ -372,6 +382,7 @@ export class Tracker {
       Object.assign(track, { cx: z.cx, cy: z.cy, w: z.w, h: z.h });
       this.#moveBackfill(track);
     } else {
+      this.#settleStories(track, index, z);
       const rx = z.cx - track.cx;
       const ry = z.cy - track.cy;
       const rw = z.w - track.w;
@@ -407,7 +418,7 @@ export class Tracker {
     track.score = d.score;
   }
 
-  #birth(index: number, d: SeenDetection): void {
+  #birth(index: number, d: SeenDetection): Track {
     const z = observationOf(d);
     const track: Track = {
       id: this.#nextId++, label: d.label, score: d.score,
@@ -421,6 +432,46 @@ export class Tracker {
     }
     track.firstIndex = Math.min(from, index);
     this.#tracks.push(track);
+    return track;
+  }
+
+  /**
+   * A track seen once, matched only through its unknown speed, tells one of two stories: its face
+   * moved there, or its face was missed and the detection is another face, new to the tracker (in
+   * a crowd, the next one along). Matching tells the first; the second is covered too: the track
+   * as it stood, coasting on (a copy under a new id), and the detection's face backfilled as a new
+   * track's would be.
+   */
+  #coverBothStories(track: Track, index: number, d: SeenDetection): void {
+    const copy: Track = { ...track, id: this.#nextId++, obs: new Map([...track.obs].map(([k, o]) => [k, { ...o }])) };
+    if (++copy.missed > (this.options.maxMissedOnce ?? this.options.maxMissed)) copy.ended = true;
+    this.#tracks.push(copy);
+    // A new track's backfill alone: the frames before this one (none once they are final).
+    const other = this.#birth(index, d);
+    other.obs.delete(index);
+    other.ended = true;
+    other.lastIndex = index - 1;
+    if (other.firstIndex >= index) this.#tracks.pop();
+    track.otherStory = { tracks: [copy, other], seen: observationOf(d), at: index };
+  }
+
+  /**
+   * A third sighting nearer where the track's velocity put it than where the camera alone took
+   * the second says its face did move: the other story's boxes not yet final are dropped (the
+   * copy, unless found since, ends).
+   */
+  #settleStories(track: Track, index: number, z: Observation): void {
+    const story = track.otherStory;
+    if (!story) return;
+    track.otherStory = undefined;
+    const standing = this.#carry(story.seen, story.at, index);
+    if (Math.hypot(z.cx - standing.cx, z.cy - standing.cy) <= Math.hypot(z.cx - track.cx, z.cy - track.cy)) return;
+    for (const other of story.tracks) {
+      if (other.hits > 1) continue;
+      for (const k of other.obs.keys()) if (k >= this.#nextFinal) other.obs.delete(k);
+      other.ended = true;
+      other.lastIndex = Math.min(other.lastIndex, this.#nextFinal - 1);
+    }
   }
 
   /** Once a velocity is known, backfilled boxes follow it (and the camera) back in time instead of only the camera. */
