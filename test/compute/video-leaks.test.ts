@@ -33,6 +33,23 @@ describe("video face-blur with a detector that misses (oracle with misses)", () 
   }
 });
 
+describe("video face-blur over a crowd, with a detector that misses (oracle with misses)", () => {
+  // pan-crowd: hundreds of faces in view at once, 1.2-1.7 face widths apart, each found late and
+  // missed in runs: a track whose face a run missed is a face away from its neighbour's detection.
+  // With hundreds of faces some go unfound for longer than any track reaches (bench/video-leaks.ts
+  // --clips pan-crowd), so the frames are not all clean; the share of face-frames hidden is pinned.
+  it("pan-crowd: 0.97 of face-frames hidden at every size", async () => {
+    const clip = await makeClip("pan-crowd");
+    const report = await measureLeaks(clip, oracleWithMisses(clip, 2));
+    const shares = SIZE_BUCKETS.map((bucket) => {
+      const faces = report.faceFrames.filter((f) => sizeBucket(f.face.width) === bucket);
+      return `${bucket} ${(faces.filter((f) => f.hidden).length / faces.length).toFixed(3)}`;
+    });
+    console.log(`pan-crowd, oracle seed 2: ${report.leakedFrames} / ${report.leakedFrames20} frames show a face; hidden ${shares.join(", ")}; ${(100 * report.coveredArea).toFixed(1)} % blurred`);
+    for (const share of shares) expect(Number(share.split(" ")[1]), share).toBeGreaterThanOrEqual(0.97);
+  }, 300_000);
+});
+
 describe("video face-blur with the real detector on other people's faces", () => {
   it("pan-others through libx264 at CRF 23: no frame shows a face, faces entering at the frame's edge included, and the blur stays on the faces", async () => {
     // The held-out faces (nothing was tuned on them) under pan-small's pan and zoom. A 20 px face
