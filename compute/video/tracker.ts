@@ -141,7 +141,9 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   // velocity and was left visible between them (bench/video-leaks.ts, enter-leave: 31 % of the
   // small-face frames hidden). A reach in frame pixels (1.5 % of the diagonal: 22 px/frame at
   // 720p) links them without letting large faces reach for their neighbours (a reach of 0.75
-  // track diagonals per frame did, and lost faces in the collage and group photos).
+  // track diagonals per frame did, and lost faces in the collage and group photos). In a crowd that
+  // reach spans several faces: a pair it alone allows is matched with the other story covered too
+  // (#coverBothStories).
   unknownSpeed: 0.015,
   // Without it a whole-frame false detection took over a 27 px face next to it, and the face's
   // track then stood for a whole-frame box (real detector, enter-leave clip).
