@@ -19,7 +19,7 @@ import sharp from "sharp";
 import { FaceDetector, sharedModels } from "../compute/models/index.ts";
 import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
-import { EDGE_FACE_WIDTHS, FACE_WIDTHS, crowdScenes, edgeScenes, evalScenes, photoScenes, score, scoreHidden, throughJpeg, type EvalScene, type FacePool } from "../test/fixtures/face-eval-set.ts";
+import { EDGE_FACE_WIDTHS, FACE_WIDTHS, crowdScenes, edgeScenes, evalScenes, photoScenes, score, scoreHidden, throughJpeg, type EvalScene, type FacePool, type HiddenReport, type RecallReport } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
 
 const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, crowd: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" }, turn: { type: "string" } } });
@@ -68,7 +68,7 @@ const rep = score(synthetic, found.slice(0, synthetic.length));
 const photos = score(scenes.slice(synthetic.length), found.slice(synthetic.length));
 const pct = (e?: { found: number; total: number }) => (e ? `${e.found}/${e.total} ${(e.found / e.total).toFixed(3)}` : "-");
 // What the contact sheet shows: faces left visible (not hidden by the blur) and false boxes.
-let sheet = { missed: rep.missed, falses: [...rep.falses, ...photos.falses] };
+let sheet: { missed: HiddenReport["missed"]; falses: RecallReport["falses"] };
 if (flags.edges) {
   const edges = await scoreHidden(synthetic, found);
   console.log(`faces the frame's edge cuts, ${flags.faces} faces, seeds ${first}-${last} (${synthetic.length} scenes, ${edges.total} faces), hidden:`);
@@ -83,7 +83,7 @@ if (flags.edges) {
   console.log(`  all  : found ${pct(rep)}, hidden ${pct(hidden)}; false boxes ${rep.falseBoxes} of ${rep.detections} (precision ${((rep.detections - rep.falseBoxes) / Math.max(1, rep.detections)).toFixed(3)})`);
   console.log(`  by variant: ${[...rep.byVariant].map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
   if (withPhotos) console.log(`fixture photos (group1-6, collages; ${photos.total} faces): ${pct(photos)}; false boxes ${photos.falseBoxes} of ${photos.detections}`);
-  sheet.missed = hidden.missed;
+  sheet = { missed: hidden.missed, falses: [...rep.falses, ...photos.falses] };
 }
 
 // Speed: 720p frames (the generated ones), and a ~12 MP image (a 4000x3000 upscale of a scene).

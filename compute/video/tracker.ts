@@ -358,8 +358,8 @@ export class Tracker {
         taken.add(j);
         if (pairs[i]![j]!.bySpeed) this.#coverBothStories(track, index, detections[j]!);
         this.#update(track, index, this.#whole(found[j]!, track));
-      } else if (++track.missed > (track.hits === 1 ? (this.options.maxMissedOnce ?? this.options.maxMissed) : this.options.maxMissed)) {
-        track.ended = true;
+      } else {
+        this.#miss(track);
       }
     });
     detections.forEach((d, j) => {
@@ -420,7 +420,18 @@ export class Tracker {
     track.score = d.score;
   }
 
-  #birth(index: number, d: SeenDetection): Track {
+  /** A run without a match: a track ends after maxMissed of them (maxMissedOnce when seen once). */
+  #miss(track: Track): void {
+    const limit = track.hits === 1 ? (this.options.maxMissedOnce ?? this.options.maxMissed) : this.options.maxMissed;
+    if (++track.missed > limit) track.ended = true;
+  }
+
+  #birth(index: number, d: SeenDetection): void {
+    this.#tracks.push(this.#newTrack(index, d));
+  }
+
+  /** A track first detected in frame `index`, backfilled to the frames before it that are not final. */
+  #newTrack(index: number, d: SeenDetection): Track {
     const z = observationOf(d);
     const track: Track = {
       id: this.#nextId++, label: d.label, score: d.score,
@@ -433,7 +444,6 @@ export class Tracker {
       track.obs.set(k, { ...this.#carry(z, index, k), raw: undefined, source: "backfilled", uncertainty: index - k });
     }
     track.firstIndex = Math.min(from, index);
-    this.#tracks.push(track);
     return track;
   }
 
@@ -446,14 +456,14 @@ export class Tracker {
    */
   #coverBothStories(track: Track, index: number, d: SeenDetection): void {
     const copy: Track = { ...track, id: this.#nextId++, obs: new Map([...track.obs].map(([k, o]) => [k, { ...o }])) };
-    if (++copy.missed > (this.options.maxMissedOnce ?? this.options.maxMissed)) copy.ended = true;
+    this.#miss(copy);
     this.#tracks.push(copy);
     // A new track's backfill alone: the frames before this one (none once they are final).
-    const other = this.#birth(index, d);
+    const other = this.#newTrack(index, d);
     other.obs.delete(index);
     other.ended = true;
     other.lastIndex = index - 1;
-    if (other.firstIndex >= index) this.#tracks.pop();
+    if (other.obs.size) this.#tracks.push(other);
     track.otherStory = { tracks: [copy, other], seen: observationOf(d), at: index };
   }
 
