@@ -1,11 +1,12 @@
 // Licence-plate recall and precision on the generated plate set (test/fixtures/plate-eval-set.ts:
 // drawn plates of four styles, 48 px wide to close-ups, on real photos and the real motorcycle,
 // among road signs, shop fronts, posters, captions, street-name plates and house numbers).
-// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 201-240] [--jpeg Q] [--list]
+// Run: npx node bench/plate-precision.ts [--seeds 1-24] [--held-out 201-240] [--jpeg Q] [--size WxH] [--list]
 // Prints, per seed range, plates covered by style and width, distractors blurred by kind, boxes on
 // no plate, and the share of the blurred area that is on no plate; --jpeg Q first round-trips every
-// scene through JPEG at quality Q (camera and upload compression); --list names every miss and
-// false box.
+// scene through JPEG at quality Q (camera and upload compression); --size renders the scenes at
+// another frame size (default 1280x720) with plates and signs at the same pixel widths, as a 1080p
+// or 4K street picture shows them; --list names every miss and false box.
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { sharedModels } from "../compute/models/index.ts";
@@ -14,13 +15,14 @@ import type { Box } from "../compute/types.ts";
 import { DISTRACTOR_KINDS, plateScenes } from "../test/fixtures/plate-eval-set.ts";
 import { scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-score.ts";
 
-const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, jpeg: { type: "string" }, list: { type: "boolean", default: false } } });
+const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, jpeg: { type: "string" }, size: { type: "string", default: "1280x720" }, list: { type: "boolean", default: false } } });
 const models = sharedModels();
 await Promise.all([models.objects.load(), models.text.load()]);
 
 async function measure(range: string): Promise<{ rep: PlateReport; ms: number; cpu: number }> {
   const [first, last] = range.split("-").map(Number);
-  const scenes = await plateScenes(first!, last! - first! + 1);
+  const [width, height] = flags.size!.split("x").map(Number);
+  const scenes = await plateScenes(first!, last! - first! + 1, { width: width!, height: height! });
   if (flags.jpeg) for (const s of scenes) {
     const raw = { width: s.frame.width, height: s.frame.height, channels: 3 as const };
     s.frame = { ...s.frame, data: await sharp(await sharp(s.frame.data, { raw }).jpeg({ quality: Number(flags.jpeg) }).toBuffer()).raw().toBuffer() };
@@ -50,7 +52,7 @@ row("boxes on no plate", (r) => `${r.falseBoxes}/${r.boxes}`);
 row("box precision", (r) => (1 - r.falseBoxes / Math.max(1, r.boxes)).toFixed(3));
 row("blurred area on plates", (r) => (1 - r.offPlatePx / Math.max(1, r.blurredPx)).toFixed(3));
 row("off-plate blur, % of frame", (r) => ((100 * r.offPlatePx) / r.framePx).toFixed(2));
-rows.push(["ms per 720p scene, wall (CPU)", ...reps.map((r) => `${r.ms.toFixed(0)} (${r.cpu.toFixed(0)})`)]);
+rows.push([`ms per ${flags.size} scene, wall (CPU)`, ...reps.map((r) => `${r.ms.toFixed(0)} (${r.cpu.toFixed(0)})`)]);
 
 console.log(`| | ${reps.map((r, i) => `seeds ${r.range}${i ? " (held out)" : ""}`).join(" | ")} |`);
 console.log(`|---|${reps.map(() => "---").join("|")}|`);

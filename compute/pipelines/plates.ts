@@ -11,7 +11,7 @@
 // (a large region nobody can read is not a plate). Measured by bench/plate-precision.ts.
 // Shared with video license-plate blur.
 import type { Box, Detection, Frame } from "../types.ts";
-import { area, enclosing, overlapOfSmaller } from "../models/geometry.ts";
+import { area, enclosing, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
 import type { Reading } from "../models/text-recognizer.ts";
 
@@ -76,6 +76,24 @@ export function readsAsPlate(text: string): boolean {
  */
 const WHOLE_FRAME_SIDE = 1280;
 
+/**
+ * Frames larger than WHOLE_FRAME_SIDE are also searched in tiles of at most that side at full
+ * resolution: searched whole at 1280 px, a 4K street picture's 48 and 72 px plates shrink to 16 and
+ * 24 px, and 9 of 60 and 23 of 59 were found (`bench/plate-precision.ts --size 3840x2160`). The
+ * tiles overlap by a fifth of their side (216-256 px), so every plate the shrunken search cannot
+ * read lies whole in one of them.
+ */
+const TILE_OVERLAP = 0.2;
+
+/** Text lines of the whole frame: shrunk to WHOLE_FRAME_SIDE, and in full-resolution tiles past it. */
+async function frameTextLines(frame: Frame, text: Models["text"]): Promise<Detection[]> {
+  const lines = await text.detect(frame, undefined, WHOLE_FRAME_SIDE);
+  if (Math.max(frame.width, frame.height) > WHOLE_FRAME_SIDE) {
+    for (const tile of squareTiles(frame.width, frame.height, WHOLE_FRAME_SIDE, TILE_OVERLAP)) lines.push(...(await text.detect(frame, tile, tile.width)));
+  }
+  return joinTextLines(lines);
+}
+
 /** Below this mean character probability the recogniser read nothing legible. */
 const LEGIBLE = 0.5;
 /** Text lines up to this tall (px) may be too small to read; taller ones are read reliably. */
@@ -129,7 +147,7 @@ export async function findPlates(frame: Frame, models: Pick<Models, "objects" | 
       for (const row of [t, ...stackedRows(t, lines)]) plates.push({ ...row, label: "license plate", score });
     }
   }
-  const lines = joinTextLines(await models.text.detect(frame, undefined, WHOLE_FRAME_SIDE));
+  const lines = await frameTextLines(frame, models.text);
   for (const t of lines) {
     // Shape bounds are loose here (two-line plates read line by line, long EU plates exceed 6:1):
     // the reading is what tells a plate from a sign.
