@@ -4,6 +4,7 @@
 // enough for blurring plates, signs and prompts like "text".
 import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
+import { enclosing, squareTiles } from "./geometry.ts";
 import { bgrPlanes } from "./ocr-input.ts";
 import { createSession, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
@@ -12,6 +13,43 @@ import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 // PaddleOCR normalises its BGR planes with ImageNet's RGB mean and std, in that order.
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
+
+/**
+ * Joins text boxes on one line that overlap or lie a small gap apart: DB post-processing often
+ * splits a line at its spaces (a plate's "AB" + "1234"; a half-blurred plate is still readable),
+ * and detectEverywhere finds a line in the whole frame and again in a tile or two.
+ */
+export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
+  const out = boxes.map((b) => ({ ...b }));
+  const sameLine = (a: T, b: T) => {
+    const h = Math.max(a.height, b.height);
+    const yOverlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+    const gap = Math.max(a.x, b.x) - Math.min(a.x + a.width, b.x + b.width);
+    return yOverlap > 0.5 * Math.min(a.height, b.height) && gap < 0.8 * h && Math.min(a.height, b.height) > 0.6 * h;
+  };
+  // Passes until nothing joins: a joined box is larger and may now reach a box it was checked against.
+  for (let joined = true; joined; ) {
+    joined = false;
+    for (let i = 0; i < out.length; i++) {
+      for (let j = i + 1; j < out.length; j++) {
+        if (!sameLine(out[i]!, out[j]!)) continue;
+        out[i] = { ...out[i]!, ...enclosing(out[i]!, out[j]!), score: Math.max(out[i]!.score, out[j]!.score) };
+        out.splice(j, 1);
+        joined = true;
+        j = i; // out[i] grew: check it against every later box again
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Side of the full-resolution tiles a frame larger than it is also searched in (detectEverywhere).
+ * They overlap by a fifth of their side (216-256 px), so a line of text that shrinking the whole
+ * frame made too small to see lies whole in one of them (plates up to 260 px wide, signs' words).
+ */
+const TILE_SIDE = 1280;
+const TILE_OVERLAP = 0.2;
 
 export interface TextDetectorOptions {
   /** Long side the frame (or region) is resized to; PaddleOCR's default limit is 960. */
@@ -78,6 +116,20 @@ export class TextDetector extends Model<Session> {
     const sx = r.width / W;
     const sy = r.height / H;
     return boxes.map((b) => ({ x: r.x + b.x * sx, y: r.y + b.y * sy, width: b.width * sx, height: b.height * sy, score: b.score, label: "text" }));
+  }
+
+  /**
+   * Text lines anywhere in the frame: the whole frame shrunk to `maxSide`, and on a frame larger
+   * than TILE_SIDE also full-resolution tiles, for text the shrink makes too small (on a 4K
+   * frame shrunk to 1280 px, 9 px characters become 3 px). The same line found in the whole frame
+   * and a tile, or in two tiles, is joined into one box (joinTextLines).
+   */
+  async detectEverywhere(frame: Frame, maxSide = this.options.maxSide): Promise<Detection[]> {
+    const lines = await this.detect(frame, undefined, maxSide);
+    if (Math.max(frame.width, frame.height) > TILE_SIDE) {
+      for (const tile of squareTiles(frame.width, frame.height, TILE_SIDE, TILE_OVERLAP)) lines.push(...(await this.detect(frame, tile, tile.width)));
+    }
+    return joinTextLines(lines);
   }
 
   /** Connected regions of the binarised map, scored and unclipped (DB post-processing). */

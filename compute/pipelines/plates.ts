@@ -11,8 +11,9 @@
 // (a large region nobody can read is not a plate). Measured by bench/plate-precision.ts.
 // Shared with video license-plate blur.
 import type { Box, Detection, Frame } from "../types.ts";
-import { area, enclosing, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
+import { area, enclosing, overlapOfSmaller } from "../models/geometry.ts";
 import type { Models } from "../models/index.ts";
+import { joinTextLines } from "../models/text-detector.ts";
 import type { Reading } from "../models/text-recognizer.ts";
 
 export const VEHICLE_CLASSES = ["car", "truck", "bus", "motorcycle"] as const;
@@ -21,32 +22,6 @@ export const VEHICLE_CLASSES = ["car", "truck", "bus", "motorcycle"] as const;
 function plateShaped(b: Box, minAspect: number, maxAspect: number): boolean {
   const aspect = b.width / b.height;
   return aspect >= minAspect && aspect <= maxAspect && b.height >= 6;
-}
-
-/**
- * Joins text boxes on one line with small gaps ("AB" + "1234"): DB post-processing often splits a
- * plate at its spaces, and a half-blurred plate is still readable.
- */
-export function joinTextLines<T extends Detection>(boxes: T[]): T[] {
-  const out = boxes.map((b) => ({ ...b }));
-  let merged = true;
-  while (merged) {
-    merged = false;
-    for (let i = 0; i < out.length && !merged; i++) {
-      for (let j = i + 1; j < out.length && !merged; j++) {
-        const a = out[i], b = out[j];
-        const h = Math.max(a.height, b.height);
-        const yOverlap = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
-        const gap = Math.max(a.x, b.x) - Math.min(a.x + a.width, b.x + b.width);
-        if (yOverlap > 0.5 * Math.min(a.height, b.height) && gap < 0.8 * h && Math.min(a.height, b.height) > 0.6 * h) {
-          out[i] = { ...a, ...enclosing(a, b), score: Math.max(a.score, b.score) };
-          out.splice(j, 1);
-          merged = true;
-        }
-      }
-    }
-  }
-  return out;
 }
 
 /**
@@ -72,27 +47,11 @@ export function readsAsPlate(text: string): boolean {
  * Long side the whole frame is searched at: at the detector's usual 960, a 48 px plate in a 1280 px
  * frame has 7 px characters and is often missed; at 1280 it is found (plate set, tuning seeds 1-24
  * and 101-124 when chosen: 48 px plates 22/28 -> 27/28), for about 1.8x the detector's time.
- * Never an upscale.
+ * Never an upscale. A larger frame is searched in full-resolution tiles as well (TextDetector's
+ * detectEverywhere): searched whole at 1280 px, a 4K street picture's 48 and 72 px plates shrink to
+ * 16 and 24 px, and 9 of 60 and 23 of 59 were found (`bench/plate-precision.ts --size 3840x2160`).
  */
 const WHOLE_FRAME_SIDE = 1280;
-
-/**
- * Frames larger than WHOLE_FRAME_SIDE are also searched in tiles of at most that side at full
- * resolution: searched whole at 1280 px, a 4K street picture's 48 and 72 px plates shrink to 16 and
- * 24 px, and 9 of 60 and 23 of 59 were found (`bench/plate-precision.ts --size 3840x2160`). The
- * tiles overlap by a fifth of their side (216-256 px), so every plate the shrunken search cannot
- * read lies whole in one of them.
- */
-const TILE_OVERLAP = 0.2;
-
-/** Text lines of the whole frame: shrunk to WHOLE_FRAME_SIDE, and in full-resolution tiles past it. */
-async function frameTextLines(frame: Frame, text: Models["text"]): Promise<Detection[]> {
-  const lines = await text.detect(frame, undefined, WHOLE_FRAME_SIDE);
-  if (Math.max(frame.width, frame.height) > WHOLE_FRAME_SIDE) {
-    for (const tile of squareTiles(frame.width, frame.height, WHOLE_FRAME_SIDE, TILE_OVERLAP)) lines.push(...(await text.detect(frame, tile, tile.width)));
-  }
-  return joinTextLines(lines);
-}
 
 /** Below this mean character probability the recogniser read nothing legible. */
 const LEGIBLE = 0.5;
@@ -147,7 +106,7 @@ export async function findPlates(frame: Frame, models: Pick<Models, "objects" | 
       for (const row of [t, ...stackedRows(t, lines)]) plates.push({ ...row, label: "license plate", score });
     }
   }
-  const lines = await frameTextLines(frame, models.text);
+  const lines = await models.text.detectEverywhere(frame, WHOLE_FRAME_SIDE);
   for (const t of lines) {
     // Shape bounds are loose here (two-line plates read line by line, long EU plates exceed 6:1):
     // the reading is what tells a plate from a sign.

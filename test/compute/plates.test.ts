@@ -7,11 +7,13 @@
 // plate finder of before (geometry only) covered 46 plates and blurred 39 of these 60 signs. The
 // bounds leave room for a plate or two and a couple of signs; the figures are printed for the record.
 // A 4K street picture (seed 220 at 3840x2160, the same plate and sign widths in pixels): its 48 and
-// 72 px plates are found in full-resolution tiles (18 of 18; searched whole at 1280 px, 5 of 18).
+// 72 px plates are found in full-resolution tiles (18 of 18; searched whole at 1280 px, 5 of 18),
+// and blur-anything's prompt "text" blurs them too (searched whole at 960 px, it missed most).
 // Also: the street picture of issue 22 (the motorcycle with a plate, "SPEED REGULATING STRIPS
 // AHEAD", "SLOW" and "STOP" signs) gets its plate blurred and its signs left exactly as they were.
 import { beforeAll, describe, expect, it } from "vitest";
 import { sharedModels } from "../../compute/models/index.ts";
+import { blurAnything } from "../../compute/pipelines/image/blur-anything.ts";
 import { licensePlateBlur } from "../../compute/pipelines/image/license-plate-blur.ts";
 import { findPlates, readsAsPlate } from "../../compute/pipelines/plates.ts";
 import type { Detection } from "../../compute/types.ts";
@@ -51,9 +53,13 @@ describe("plate recall and precision on the generated set (held-out seeds 201-21
   });
 });
 
-describe("plates in a 4K street picture (held-out seed 220 at 3840x2160)", () => {
+describe("text in a 4K street picture (held-out seed 220 at 3840x2160)", () => {
+  let scene: PlateScene;
+  beforeAll(async () => {
+    scene = await plateScene(220, undefined, { width: 3840, height: 2160 });
+  });
+
   it("covers the small plates a search of the shrunken frame cannot read", async () => {
-    const scene = await plateScene(220, undefined, { width: 3840, height: 2160 });
     const rep = scorePlates([scene], [await findPlates(scene.frame, models)]);
     const small = ["48 px", "72 px"].map((k) => rep.bySize.get(k)!).reduce((a, e) => ({ hit: a.hit + e.hit, total: a.total + e.total }));
     const signs = [...rep.byKind.values()].reduce((a, e) => a + e.hit, 0);
@@ -62,6 +68,14 @@ describe("plates in a 4K street picture (held-out seed 220 at 3840x2160)", () =>
     expect(small.hit / small.total).toBeGreaterThanOrEqual(0.85);
     expect(signs).toBeLessThanOrEqual(4);
     expect(1 - rep.falseBoxes / rep.boxes).toBeGreaterThanOrEqual(0.9);
+  }, 60_000);
+
+  it("blur-anything's prompt \"text\" blurs the small plates' characters too", async () => {
+    const out = await blurAnything(scene.frame, { prompt: "text" }, models);
+    const small = scene.plates.filter((p) => p.width <= 72);
+    const blurred = small.filter((p) => p.chars.every((line) => sharpness(out, line) < 0.2 * sharpness(scene.frame, line)));
+    console.log(`4K seed 220, prompt "text": ${blurred.length}/${small.length} plates of 48-72 px blurred`);
+    expect(blurred.length / small.length).toBeGreaterThanOrEqual(0.85);
   }, 60_000);
 });
 

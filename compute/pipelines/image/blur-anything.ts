@@ -45,7 +45,7 @@ export async function blurAnything(frame: Frame, params: BlurAnythingParams, mod
   for (const t of targets) {
     if (t.kind === "face") ellipses.push(...select(await models.faces.detect(frame)));
     else if (t.kind === "plate") boxes.push(...select(await findPlates(frame, models)));
-    else if (t.kind === "text") boxes.push(...select(await models.text.detect(frame)));
+    else if (t.kind === "text") boxes.push(...select(await models.text.detectEverywhere(frame)));
     else if (t.kind === "object") boxes.push(...select(await findObjects(frame, models, t.classes)));
     else if (t.kind === "person") {
       const found = await findPeople(frame, models);

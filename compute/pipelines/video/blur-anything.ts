@@ -34,7 +34,7 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
   const found: Detection[] = [];
   for (const [i, t] of targets.entries()) {
     if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
-    else if (t.kind === "text") found.push(...(await models.text.detect(frame)));
+    else if (t.kind === "text") found.push(...(await models.text.detectEverywhere(frame)));
     else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
     else found.push(...(await started[i]!));
   }
