@@ -6,7 +6,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { enclosing, squareTiles } from "./geometry.ts";
 import { bgrPlanes } from "./ocr-input.ts";
-import { createSession, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, inferencePool, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
 import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
@@ -125,9 +125,14 @@ export class TextDetector extends Model<Session> {
    * and a tile, or in two tiles, is joined into one box (joinTextLines).
    */
   async detectEverywhere(frame: Frame, maxSide = this.options.maxSide): Promise<Detection[]> {
-    const lines = await this.detect(frame, undefined, maxSide);
-    if (Math.max(frame.width, frame.height) > TILE_SIDE) {
-      for (const tile of squareTiles(frame.width, frame.height, TILE_SIDE, TILE_OVERLAP)) lines.push(...(await this.detect(frame, tile, tile.width)));
+    const views: Array<Box | undefined> = [undefined];
+    if (Math.max(frame.width, frame.height) > TILE_SIDE) views.push(...squareTiles(frame.width, frame.height, TILE_SIDE, TILE_OVERLAP));
+    // A few views at a time: one per inference thread runs side by side, and only their inputs are held.
+    const lines: Detection[] = [];
+    const together = inferencePool().size;
+    for (let i = 0; i < views.length; i += together) {
+      const found = await Promise.all(views.slice(i, i + together).map((tile) => (tile ? this.detect(frame, tile, tile.width) : this.detect(frame, undefined, maxSide))));
+      lines.push(...found.flat());
     }
     return joinTextLines(lines);
   }
