@@ -2,8 +2,9 @@
 //   1. vehicles (car, truck, bus, motorcycle) from the COCO detector; inside each vehicle the
 //      PP-OCR text detector runs on the crop (upscaled, so small plates get enough pixels), and
 //      text regions with a plate's shape and size relative to the vehicle are kept;
-//   2. the text detector on the whole frame, for plates on vehicles the COCO detector missed
-//      (close-ups, partial cars).
+//   2. the text detector on the whole frame (and on a frame past 1280 px, in full-resolution
+//      tiles too), for plates on vehicles the COCO detector missed (close-ups, partial cars, cars
+//      too small in a large frame).
 // The text detector frames road signs, shop fronts and posters exactly like plates, so every
 // candidate line is also read (PP-OCR recogniser) and kept only if it reads like a plate: a short
 // run of capitals and digits, where sign text reads as words; the other rows of a two-line plate go
