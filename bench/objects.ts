@@ -3,7 +3,8 @@
 // tiles), on test/fixtures/object-eval-set.ts (four real objects pasted at 32-400 px wide, never
 // enlarged past 1.25x, some greyscale, some partly out of the frame). An object counts as found when the boxes, grown as
 // blur-anything grows them, cover 90 % of it; a false box is one on none of it.
-// Run: npx node bench/objects.ts [--seeds 1-4] (about 2 minutes a seed)
+// Run: npx node bench/objects.ts [--seeds 1-4] [--size WxH] (about 2 minutes a seed); --size draws
+// every scene on that frame size (e.g. 3840x2160) instead of 1280x720 or 1920x1080.
 // --video: video blur-anything instead, on each scene (48-160 px) filmed by a panning camera for
 // 32 frames (objectPan): frames in which the object is hidden, clips hidden in every frame, frames
 // with a false box, CPU ms a frame. About 8 minutes a seed.
@@ -17,7 +18,8 @@ import type { FrameCoverage } from "../compute/video/tracker.ts";
 import { featureById, type FeatureParams } from "../schema/features.ts";
 import { EVAL_OBJECTS, OBJECT_WIDTHS, falseBoxes, hidden, objectCases, objectPan, objectScene } from "../test/fixtures/object-eval-set.ts";
 
-const { values } = parseArgs({ options: { seeds: { type: "string", default: "1-4" }, video: { type: "boolean", default: false } } });
+const { values } = parseArgs({ options: { seeds: { type: "string", default: "1-4" }, video: { type: "boolean", default: false }, size: { type: "string" } } });
+const size = values.size ? (([width, height]) => ({ width: width!, height: height! }))(values.size.split("x").map(Number)) : undefined;
 const [first, last] = values.seeds!.split("-").map(Number);
 const models = createModels();
 await models.objects.load();
@@ -42,7 +44,7 @@ const count = (m: Map<string, Tally>, key: string, hit: boolean) => {
 
 for (let seed = first!; seed <= last!; seed++) {
   for (const { object, width } of objectCases()) {
-    const scene = await objectScene(seed, object, width);
+    const scene = await objectScene(seed, object, width, size);
     scenes++;
     for (const way of ways) {
       const c0 = process.cpuUsage();

@@ -42,6 +42,13 @@ export const PERSON_TILE_SCALES = [0.6, 1] as const;
  * (pipelines/video/common.ts: videoObjects).
  */
 export const SMALL_OBJECT_SCALE = 0.35;
+/**
+ * The small-object tiles' side stops growing with the frame here (0.35 of a 1080p frame's height):
+ * past it they stay this size and grow in number, so that a 48-96 px object in a 4K picture is
+ * seen as large as in a 1080p one. At 0.35 of a 4K frame's height (756 px, squashed to 512) the
+ * finder found 2 of 64 objects of 32-96 px (`npx node bench/objects.ts --size 3840x2160`).
+ */
+const SMALL_OBJECT_MAX_SIDE = 378;
 /** The tile sides for every class but people. */
 export const OBJECT_TILE_SCALES = [SMALL_OBJECT_SCALE, 0.6, 1] as const;
 
@@ -65,7 +72,7 @@ interface Found extends Detection {
 export function detectionRegions(width: number, height: number, scales: readonly number[], smallTiles: SmallTiles = true): Box[] {
   const regions: Box[] = [{ x: 0, y: 0, width, height }];
   for (const scale of scales) {
-    const side = Math.round(Math.min(width, height) * scale);
+    const side = tileSide(width, height, scale);
     if (side < MIN_TILE) continue;
     const tiles = squareTiles(width, height, side);
     // A single tile the size of the frame is the whole frame again.
@@ -75,12 +82,18 @@ export function detectionRegions(width: number, height: number, scales: readonly
   return regions;
 }
 
+/** The side of the tiles of `scale` (a fraction of the shorter side), px. */
+function tileSide(width: number, height: number, scale: number): number {
+  const side = Math.round(Math.min(width, height) * scale);
+  return scale === SMALL_OBJECT_SCALE ? Math.min(side, SMALL_OBJECT_MAX_SIDE) : side;
+}
+
 /** Which small-object tiles to look through: all, none, or those a function picks. */
 export type SmallTiles = boolean | ((tile: Box) => boolean);
 
 /** The widest object only the small-object tiles may have found (their side), px. */
 export function smallObjectCap(width: number, height: number): number {
-  return Math.round(Math.min(width, height) * SMALL_OBJECT_SCALE);
+  return tileSide(width, height, SMALL_OBJECT_SCALE);
 }
 
 /**

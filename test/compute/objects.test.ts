@@ -1,8 +1,9 @@
 // Finding named objects (compute/pipelines/objects.ts) where a viewer sees them: real objects
 // pasted at a twentieth of a frame's width (test/fixtures/object-eval-set.ts, seeds no constant
-// was chosen on), which the COCO detector on the squashed whole frame misses; and blur-anything
-// hiding one of them, in a photo and in every frame of a video, while leaving the rest as it was;
-// in video with the small-object tiles on their schedule, and object removal taking one out.
+// was chosen on; and in 4K frames at the same pixel width), which the COCO detector on the
+// squashed whole frame misses; and blur-anything hiding one of them, in a photo and in every frame
+// of a video, while leaving the rest as it was; in video with the small-object tiles on their
+// schedule, and object removal taking one out.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
 import { findObjects } from "../../compute/pipelines/objects.ts";
@@ -48,6 +49,21 @@ describe("the object finder", () => {
     expect(whole).toBeLessThanOrEqual(1);
     expect(falses).toBe(0);
   });
+
+  it("finds them 96 px wide in 4K frames too, where tiles a fixed fraction of the frame would shrink them", async () => {
+    let finder = 0, falses = 0;
+    for (const seed of [101, 102]) {
+      for (const object of EVAL_OBJECTS) {
+        const scene = await objectScene(seed, object, 96, { width: 3840, height: 2160 });
+        const found = await findObjects(scene.frame, models, object.classes);
+        finder += +hidden(scene.truth, found);
+        falses += falseBoxes(scene.truth, found).length;
+      }
+    }
+    // Measured: 8 of 8, one false box (small-object tiles 0.35 of the frame's height, 756 px: 2 of 8).
+    expect(finder).toBeGreaterThanOrEqual(7);
+    expect(falses).toBeLessThanOrEqual(2);
+  }, 120_000);
 
   it("image.blur-anything hides a motorcycle 160 px wide in a 1080p photo and leaves the rest as it was", async () => {
     const scene = await objectScene(101, EVAL_OBJECTS[0]!, 160);
