@@ -17,7 +17,8 @@
 //   - other objects, which the detector sees worse than people when small, also get tiles 0.35 of
 //     the frame's height (OBJECT_TILE_SCALES; 40 calls a 16:9 frame): on bench/objects.ts, 57 of
 //     the 100 objects found instead of 39 with people's tiles (most of the 18 48-96 px wide), for
-//     three times the CPU and 8 false boxes more.
+//     three times the CPU and 8 false boxes more. Past 1080p they keep 1080p's size and grow in
+//     number (SMALL_OBJECT_MAX_SIDE; 124 calls a 4K frame).
 // The whole frame finds what lies across it.
 //
 // An object cut by a tile's inner edge gets a partial box there; such boxes give way to a whole
