@@ -39,15 +39,16 @@ import type { Box, Detection, Frame } from "../types.ts";
 export const PERSON_TILE_SCALES = [0.6, 1] as const;
 /**
  * The small-object tiles, which only classes other than people get. They are most of the finder's
- * calls (28 of 40 on a 16:9 frame), so video looks through them on the small-face tiles' schedule
- * (pipelines/video/common.ts: videoObjects).
+ * calls (28 of 40 on a 16:9 frame up to 1080p, 112 of 124 at 4K), so video looks through them on
+ * the small-face tiles' schedule (pipelines/video/common.ts: videoObjects).
  */
 export const SMALL_OBJECT_SCALE = 0.35;
 /**
  * The small-object tiles' side stops growing with the frame here (0.35 of a 1080p frame's height):
  * past it they stay this size and grow in number, so that a 48-96 px object in a 4K picture is
  * seen as large as in a 1080p one. At 0.35 of a 4K frame's height (756 px, squashed to 512) the
- * finder found 2 of 64 objects of 32-96 px (`npx node bench/objects.ts --size 3840x2160`).
+ * finder found 2 of 64 objects of 32-96 px, with these 23 (`npx node bench/objects.ts --size
+ * 3840x2160`: all objects 28 -> 52 of 100, for 2.7x the CPU).
  */
 const SMALL_OBJECT_MAX_SIDE = 378;
 /** The tile sides for every class but people. */
