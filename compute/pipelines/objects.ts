@@ -17,8 +17,9 @@
 //   - other objects, which the detector sees worse than people when small, also get tiles 0.35 of
 //     the frame's height (OBJECT_TILE_SCALES; 40 calls a 16:9 frame): on bench/objects.ts, 57 of
 //     the 100 objects found instead of 39 with people's tiles (most of the 18 48-96 px wide), for
-//     three times the CPU and 8 false boxes more. Past 1080p they keep 1080p's size and grow in
-//     number (SMALL_OBJECT_MAX_SIDE; 124 calls a 4K frame).
+//     three times the CPU and 8 false boxes more.
+// Past 1080p every tile keeps its 1080p size and the tiles grow in number (TILED_AS_TALL; 168
+// calls a 4K frame, 56 for people).
 // The whole frame finds what lies across it.
 //
 // An object cut by a tile's inner edge gets a partial box there; such boxes give way to a whole
@@ -39,18 +40,19 @@ import type { Box, Detection, Frame } from "../types.ts";
 export const PERSON_TILE_SCALES = [0.6, 1] as const;
 /**
  * The small-object tiles, which only classes other than people get. They are most of the finder's
- * calls (28 of 40 on a 16:9 frame up to 1080p, 112 of 124 at 4K), so video looks through them on
+ * calls (28 of 40 on a 16:9 frame up to 1080p, 112 of 168 at 4K), so video looks through them on
  * the small-face tiles' schedule (pipelines/video/common.ts: videoObjects).
  */
 export const SMALL_OBJECT_SCALE = 0.35;
 /**
- * The small-object tiles' side stops growing with the frame here (0.35 of a 1080p frame's height):
- * past it they stay this size and grow in number, so that a 48-96 px object in a 4K picture is
- * seen as large as in a 1080p one. At 0.35 of a 4K frame's height (756 px, squashed to 512) the
- * finder found 2 of 64 objects of 32-96 px, with these 23 (`npx node bench/objects.ts --size
- * 3840x2160`: all objects 28 -> 52 of 100, for 2.7x the CPU).
+ * Tiles are sized as on a 1080p frame: past a shorter side of 1080 px they stop growing and grow
+ * in number instead, so that what is small in pixels is seen as large as in a 1080p frame. Sized
+ * as fractions of a 4K frame, they found 2 of 64 objects of 32-96 px (the small-object tiles 756
+ * px, squashed to 512; sized as on 1080p, 23: `npx node bench/objects.ts --size 3840x2160`), and
+ * a person 200 px tall 1 time of 10 (9 of 10; one cut-out person, colour and grey, pasted on
+ * three backgrounds; test/compute/objects.test.ts pins 4 of them).
  */
-const SMALL_OBJECT_MAX_SIDE = 378;
+const TILED_AS_TALL = 1080;
 /** The tile sides for every class but people. */
 export const OBJECT_TILE_SCALES = [SMALL_OBJECT_SCALE, 0.6, 1] as const;
 
@@ -86,8 +88,7 @@ export function detectionRegions(width: number, height: number, scales: readonly
 
 /** The side of the tiles of `scale` (a fraction of the shorter side), px. */
 function tileSide(width: number, height: number, scale: number): number {
-  const side = Math.round(Math.min(width, height) * scale);
-  return scale === SMALL_OBJECT_SCALE ? Math.min(side, SMALL_OBJECT_MAX_SIDE) : side;
+  return Math.round(Math.min(width, height, TILED_AS_TALL) * scale);
 }
 
 /** Which small-object tiles to look through: all, none, or those a function picks. */
