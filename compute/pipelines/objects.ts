@@ -48,7 +48,7 @@ export const SMALL_OBJECT_SCALE = 0.35;
  * Tiles are sized as on a 1080p frame: past a shorter side of 1080 px they stop growing and grow
  * in number instead, so that what is small in pixels is seen as large as in a 1080p frame. Sized
  * as fractions of a 4K frame, they found 2 of 64 objects of 32-96 px (the small-object tiles 756
- * px, squashed to 512; sized as on 1080p, 23: `npx node bench/objects.ts --size 3840x2160`), and
+ * px, squashed to 512; sized as on 1080p, 25: `npx node bench/objects.ts --size 3840x2160`), and
  * a person 200 px tall 1 time of 10 (9 of 10; one cut-out person, colour and grey, pasted on
  * three backgrounds; test/compute/objects.test.ts pins 4 of them).
  */
