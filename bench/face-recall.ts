@@ -21,6 +21,7 @@ import { hideBoxes } from "../compute/pipelines/hide.ts";
 import type { Box, Frame } from "../compute/types.ts";
 import { EDGE_FACE_WIDTHS, FACE_WIDTHS, crowdScenes, edgeScenes, evalScenes, photoScenes, score, scoreHidden, throughJpeg, type EvalScene, type FacePool, type HiddenReport, type RecallReport } from "../test/fixtures/face-eval-set.ts";
 import { outside, psnr } from "../test/compute/photos.ts";
+import { frameSizeFlag } from "./lib/frame-size.ts";
 
 const { values: flags } = parseArgs({ allowNegative: true, options: { seeds: { type: "string", default: "1-12" }, sheet: { type: "string" }, photos: { type: "boolean", default: true }, jpeg: { type: "string" }, faceboxes: { type: "boolean", default: true }, size: { type: "string" }, faces: { type: "string", default: "fixtures" }, edges: { type: "boolean", default: false }, crowd: { type: "boolean", default: false }, "edge-margin": { type: "string" }, "range-tile": { type: "string" }, turn: { type: "string" } } });
 const [first, last] = flags.seeds!.split("-").map(Number);
@@ -43,8 +44,7 @@ async function timed<T>(f: () => Promise<T>): Promise<{ value: T; cpu: number; w
   return { value, cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 };
 }
 
-const [sizeW, sizeH] = (flags.size ?? "").split("x").map(Number);
-const size = flags.size ? { width: sizeW!, height: sizeH! } : undefined;
+const size = frameSizeFlag(flags.size);
 if (!["fixtures", "held-out"].includes(flags.faces!)) throw new Error(`--faces must be fixtures or held-out, not ${flags.faces}`);
 const count = last! - first! + 1;
 if (flags.edges && flags.crowd) throw new Error("--edges and --crowd are two sets: pick one");

@@ -17,9 +17,10 @@ import { blurAnythingVideo } from "../compute/pipelines/video/blur-anything.ts";
 import type { FrameCoverage } from "../compute/video/tracker.ts";
 import { featureById, type FeatureParams } from "../schema/features.ts";
 import { EVAL_OBJECTS, OBJECT_WIDTHS, falseBoxes, hidden, objectCases, objectPan, objectScene } from "../test/fixtures/object-eval-set.ts";
+import { frameSizeFlag } from "./lib/frame-size.ts";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "1-4" }, video: { type: "boolean", default: false }, size: { type: "string" } } });
-const size = values.size ? (([width, height]) => ({ width: width!, height: height! }))(values.size.split("x").map(Number)) : undefined;
+const size = frameSizeFlag(values.size);
 const [first, last] = values.seeds!.split("-").map(Number);
 const models = createModels();
 await models.objects.load();

@@ -14,15 +14,16 @@ import { findPlates } from "../compute/pipelines/plates.ts";
 import type { Box } from "../compute/types.ts";
 import { DISTRACTOR_KINDS, plateScenes } from "../test/fixtures/plate-eval-set.ts";
 import { scorePlates, type PlateReport, type Tally } from "../test/fixtures/plate-score.ts";
+import { frameSizeFlag } from "./lib/frame-size.ts";
 
 const { values: flags } = parseArgs({ options: { seeds: { type: "string", default: "1-24" }, "held-out": { type: "string", default: "201-240" }, jpeg: { type: "string" }, size: { type: "string", default: "1280x720" }, list: { type: "boolean", default: false } } });
+const size = frameSizeFlag(flags.size)!;
 const models = sharedModels();
 await Promise.all([models.objects.load(), models.text.load()]);
 
 async function measure(range: string): Promise<{ rep: PlateReport; ms: number; cpu: number }> {
   const [first, last] = range.split("-").map(Number);
-  const [width, height] = flags.size!.split("x").map(Number);
-  const scenes = await plateScenes(first!, last! - first! + 1, { width: width!, height: height! });
+  const scenes = await plateScenes(first!, last! - first! + 1, size);
   if (flags.jpeg) for (const s of scenes) {
     const raw = { width: s.frame.width, height: s.frame.height, channels: 3 as const };
     s.frame = { ...s.frame, data: await sharp(await sharp(s.frame.data, { raw }).jpeg({ quality: Number(flags.jpeg) }).toBuffer()).raw().toBuffer() };
