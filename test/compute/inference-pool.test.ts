@@ -1,6 +1,9 @@
 // The inference threads (compute/models/runtime/inference-pool.ts): what a model gets from a pooled
 // session is what onnxruntime-node gives on the calling thread, the event loop goes on while runs
 // are in flight (onnxruntime-node's own run() blocks it), and a failed run fails alone.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import path from "node:path";
 import * as ort from "onnxruntime-node";
 import { describe, expect, it } from "vitest";
 import { convertedModelFile } from "../../compute/models/convert/index.ts";
@@ -62,6 +65,19 @@ describe("InferencePool", () => {
     const out = await session.run({ image: batch(1, 7) });
     expect(out.predictions!.dims[0]).toBe(1);
   });
+
+  it("keeps a script alive while sessions open: two opened at once do not abort it", async () => {
+    // Each thread let the process go once its runs were done, though an opening was still in
+    // flight on it: the script ended under ONNX Runtime's model loading and aborted (SIGABRT,
+    // "terminate called after throwing an instance of 'Napi::Error'") on every run.
+    const root = path.join(import.meta.dirname, "../..");
+    const child = spawn(process.execPath, [path.join(root, "test/fixtures/open-models-at-once.ts")], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const [code, signal] = (await once(child, "exit")) as [number | null, string | null];
+    expect({ code, signal, output: output.trim() }).toEqual({ code: 0, signal: null, output: "opened 3" });
+  }, 60_000);
 
   it("refuses a model file that cannot be opened, naming the problem", async () => {
     const pool = new InferencePool(2);

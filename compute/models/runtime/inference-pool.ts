@@ -72,7 +72,15 @@ interface Thread {
   /** Whether it has loaded onnxruntime-node (said "ready"): exiting before aborts the process (InferencePool.close). */
   ready: boolean;
   worker: Worker;
+  /** Runs in flight (what #leastBusy balances). */
   inFlight: number;
+  /**
+   * Runs and session openings in flight: while any is, the thread keeps the process alive. Counted
+   * together: unreferencing a thread when its runs were done but an opening was not let a script
+   * that loaded two models at once exit under that opening, which aborted the process ("terminate
+   * called after throwing an instance of 'Napi::Error'", every time on two concurrent opens).
+   */
+  held: number;
 }
 
 interface Pending {
@@ -130,7 +138,7 @@ export class InferencePool {
 
   #spawn(): Thread {
     const worker = new Worker(new URL("./inference-worker.ts", import.meta.url), { workerData: { nice: workNice() } satisfies InferenceWorkerData });
-    const thread: Thread = { id: this.#nextThread++, worker, inFlight: 0, answered: false, ready: false };
+    const thread: Thread = { id: this.#nextThread++, worker, inFlight: 0, held: 0, answered: false, ready: false };
     thread.worker.on("message", (reply: PoolReply) => this.#onReply(thread, reply));
     const fail = (err: Error) => this.#replace(thread, err);
     thread.worker.on("error", (err) => fail(new Error(`An inference thread failed: ${err.message}`)));
@@ -160,7 +168,7 @@ export class InferencePool {
   #onReply(thread: Thread, reply: PoolReply): void {
     if (reply.type === "ready") {
       thread.ready = true;
-      if (thread.inFlight === 0 && ![...this.#openReplies.keys()].some((k) => k.startsWith(`${thread.id}:`))) thread.worker.unref();
+      if (thread.held === 0) thread.worker.unref();
       if (this.#threads.length < this.size && !this.#closed) this.#threads.push(this.#spawn());
       else this.#allStarted();
       return;
@@ -173,7 +181,8 @@ export class InferencePool {
     const pending = this.#calls.get(reply.call);
     if (!pending) return;
     this.#calls.delete(reply.call);
-    if (--thread.inFlight === 0) thread.worker.unref();
+    thread.inFlight--;
+    this.#letGo(thread);
     for (const buffer of reply.inputs ?? []) {
       const list = this.#spare.get(buffer.byteLength) ?? [];
       if (list.length < MAX_SPARE_PER_SIZE) list.push(buffer);
@@ -186,13 +195,23 @@ export class InferencePool {
   #openOn(thread: Thread, session: number, spec: Omit<Extract<PoolRequest, { type: "open" }>, "type" | "session">): Promise<PoolReply & { type: "opened" }> {
     const key = `${thread.id}:${session}`;
     const reply = new Promise<PoolReply & { type: "opened" }>((resolve) => this.#openReplies.set(key, { resolve }));
-    thread.worker.ref();
+    this.#hold(thread);
     thread.worker.postMessage({ type: "open", session, ...spec } satisfies PoolRequest);
     return reply.then((r) => {
       this.#openReplies.delete(key);
-      if (thread.inFlight === 0) thread.worker.unref();
+      this.#letGo(thread);
       return r;
     });
+  }
+
+  /** Something starts on the thread: it keeps the process alive until that is done. */
+  #hold(thread: Thread): void {
+    if (thread.held++ === 0) thread.worker.ref();
+  }
+
+  /** Something on the thread is done: an idle thread does not keep the process alive. */
+  #letGo(thread: Thread): void {
+    if (--thread.held === 0) thread.worker.unref();
   }
 
   /** Opens the model on every thread; fails if it cannot be opened (on any provider). */
@@ -245,7 +264,8 @@ export class InferencePool {
     const call = this.#nextCall++;
     return new Promise<Outputs>((resolve, reject) => {
       this.#calls.set(call, { thread: thread!, resolve, reject });
-      if (thread!.inFlight++ === 0) thread!.worker.ref();
+      thread!.inFlight++;
+      this.#hold(thread!);
       const wire = toWire(feeds);
       const transfer = handOver ? movableBuffers(wire) : [];
       thread!.worker.postMessage({ type: "run", session, call, feeds: wire, handOver: transfer.length > 0 } satisfies PoolRequest, transfer);
