@@ -5,21 +5,23 @@
 // to 40% of its width and shrinks it, and it then misses what a viewer sees at once: on a 1280x720
 // street frame, a 147x358 px walking person in greyscale, and any person under ~160 px tall in
 // colour (issue 22); and real objects under 400 px wide in a 720p or 1080p photo (bench/objects.ts:
-// 4 of 100 pasted at 32-400 px found, none under 400). Square tiles keep the aspect ratio:
-//   - for people, tiles 0.6 of the frame's height found a person composited at 33x80 px to 147x358
-//     px at 720p and 25x60 to 49x120 at 360p, colour or grey, at IoU 0.86-0.97 (tiles of 0.4
-//     cost twice as many calls for nothing more). Tiles as tall as the frame, beside them, find the
-//     people taller than a 0.6 tile whole: a woman 0.8 of a 640x360 frame's height was missed by
-//     the whole frame (squashed) in 4 of the first 8 frames and seen by the 0.6 tiles as an upper
-//     and a lower half, and object removal left her lower half (bench/object-removal.ts
-//     360p-coffee-pan); a tile as tall as the frame found her whole at 0.67-0.70. 12 detector calls
-//     a 16:9 frame.
-//   - other objects, which the detector sees worse than people when small, also get tiles 0.35 of
-//     the frame's height (OBJECT_TILE_SCALES; 40 calls a 16:9 frame): on bench/objects.ts, 57 of
-//     the 100 objects found instead of 39 with people's tiles (most of the 18 48-96 px wide), for
-//     three times the CPU and 8 false boxes more.
+// 4 of 100 pasted at 32-400 px found, none under 400). Square tiles keep the aspect ratio, in three
+// sizes (TILE_SCALES, 40 detector calls a 16:9 frame up to 1080p), for every class:
+//   - tiles 0.6 of the frame's height found a person composited at 33x80 px to 147x358 px at 720p
+//     and 25x60 to 49x120 at 360p, colour or grey, at IoU 0.86-0.97. Tiles as tall as the frame,
+//     beside them, find the people taller than a 0.6 tile whole: a woman 0.8 of a 640x360 frame's
+//     height was missed by the whole frame (squashed) in 4 of the first 8 frames and seen by the
+//     0.6 tiles as an upper and a lower half, and object removal left her lower half
+//     (bench/object-removal.ts 360p-coffee-pan); a tile as tall as the frame found her whole at
+//     0.67-0.70.
+//   - the small tiles, 0.35 of the frame's height: on bench/objects.ts, 57 of the 100 objects found
+//     instead of 39 without them (most of the 18 48-96 px wide), for three times the CPU and 8
+//     false boxes more; on bench/people.ts (14 real people, 48-300 px tall, four a scene), 75 of 96
+//     people at 720p instead of 54 and 65 at 1080p instead of 39, with no box on nobody either way.
+//     Without them a person 96-192 px tall in a 1080p frame was found about half the time (the 0.6
+//     tiles are 648 px, squashed to 512).
 // Past 1080p every tile keeps its 1080p size and the tiles grow in number (TILED_AS_TALL; 168
-// calls a 4K frame, 56 for people).
+// calls a 4K frame).
 // The whole frame finds what lies across it.
 //
 // An object cut by a tile's inner edge gets a partial box there; such boxes give way to a whole
@@ -36,10 +38,8 @@ import type { Models } from "../models/index.ts";
 import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
 
-/** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame), for people. */
-export const PERSON_TILE_SCALES = [0.6, 1] as const;
 /**
- * The small-object tiles, which only classes other than people get. They are most of the finder's
+ * The small tiles' side (a fraction of the frame's shorter side). They are most of the finder's
  * calls (28 of 40 on a 16:9 frame up to 1080p, 112 of 168 at 4K), so video looks through them on
  * the small-face tiles' schedule (pipelines/video/common.ts: videoObjects).
  */
@@ -53,8 +53,8 @@ export const SMALL_OBJECT_SCALE = 0.35;
  * three backgrounds; test/compute/objects.test.ts pins 4 of them).
  */
 const TILED_AS_TALL = 1080;
-/** The tile sides for every class but people. */
-export const OBJECT_TILE_SCALES = [SMALL_OBJECT_SCALE, 0.6, 1] as const;
+/** Tile sides as fractions of the frame's shorter side (1 = as tall as the frame). */
+const TILE_SCALES = [SMALL_OBJECT_SCALE, 0.6, 1] as const;
 
 /** What the detector may see, on the same box, instead of a 'person': COCO's animals and the teddy bear. */
 const ANIMALS = [...COCO_ANIMALS, "teddy bear"];
@@ -104,8 +104,7 @@ export function smallObjectCap(width: number, height: number): number {
  * `smallTiles` picks the small-object tiles looked through (all of them by default).
  */
 export async function findObjects(frame: Frame, models: Pick<Models, "objects">, classes: readonly string[], { smallTiles = true }: { smallTiles?: SmallTiles } = {}): Promise<Detection[]> {
-  const scales = classes.some((c) => c !== "person") ? OBJECT_TILE_SCALES : PERSON_TILE_SCALES;
-  const regions = detectionRegions(frame.width, frame.height, scales, smallTiles);
+  const regions = detectionRegions(frame.width, frame.height, TILE_SCALES, smallTiles);
   // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
   const asked = classes.includes("person") ? [...new Set([...classes, ...ANIMALS])] : classes;
   const found: Found[] = [];

@@ -3,7 +3,8 @@
 // was chosen on; and in 4K frames at the same pixel width), which the COCO detector on the
 // squashed whole frame misses; and blur-anything hiding one of them, in a photo and in every frame
 // of a video, while leaving the rest as it was; in video with the small-object tiles on their
-// schedule, and object removal taking one out.
+// schedule, and object removal taking one out; and people of 48-300 px in 1080p frames
+// (test/fixtures/person-eval-set.ts).
 import sharp from "sharp";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { createModels, type Models } from "../../compute/models/index.ts";
@@ -19,6 +20,7 @@ import { objectRemovalVideo } from "../../compute/pipelines/video/object-removal
 import { paste } from "../fixtures/face-eval-set.ts";
 import { personCutout } from "../fixtures/make-removal-video.ts";
 import { EVAL_OBJECTS, falseBoxes, hidden, objectPan, objectScene } from "../fixtures/object-eval-set.ts";
+import { PERSON_HEIGHTS, boxesOnNobody, personScene } from "../fixtures/person-eval-set.ts";
 import { loadPhoto, outside, psnr, sharpness } from "./photos.ts";
 
 let models: Models;
@@ -89,6 +91,25 @@ describe("the object finder", () => {
     console.log(`a person 200 px tall in 4K frames: found ${found} of ${tries}`);
     // Measured: 3 of 4 (with tiles as fractions of the 4K frame's height, 1296 and 2160 px: 0 of 4).
     expect(found).toBeGreaterThanOrEqual(3);
+  }, 120_000);
+
+  it("finds people 48-300 px tall in 1080p frames, four a scene, colour or grey, some partly out of the frame", async () => {
+    await models.persons.load();
+    let found = 0, people = 0, nobody = 0;
+    for (const seed of [101, 102]) {
+      for (let index = 0; index < PERSON_HEIGHTS.length; index++) {
+        const scene = await personScene(models, seed, index, { width: 1920, height: 1080 });
+        const boxes = await findPeople(scene.frame, models);
+        for (const person of scene.people) found += +hidden(person.truth, boxes);
+        people += scene.people.length;
+        nobody += boxesOnNobody(scene.people, boxes).length;
+      }
+    }
+    console.log(`people 48-300 px tall in 1080p frames: found ${found} of ${people}, ${nobody} boxes on nobody`);
+    // bench/people.ts --seeds 101-102 --size 1920x1080: 26 of 48, no box on nobody; without the
+    // small tiles (0.35 of the height) for people, 17 of 48.
+    expect(found).toBeGreaterThanOrEqual(24);
+    expect(nobody).toBeLessThanOrEqual(1);
   }, 120_000);
 
   it("image.blur-anything hides a motorcycle 160 px wide in a 1080p photo and leaves the rest as it was", async () => {

@@ -8,7 +8,7 @@ import { pixelationToStrength } from "../../effects/index.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { FACE_SHAPE, hideBoxes } from "../hide.ts";
-import { findObjects, findPeople } from "../objects.ts";
+import { findObjects } from "../objects.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame, videoFaces, videoObjects, type VideoPipelineHooks } from "./common.ts";
@@ -28,14 +28,13 @@ export interface TargetFinders {
  */
 export async function findTargets(frame: Frame, targets: Target[], models: TargetModels, finders: Partial<TargetFinders> = {}): Promise<Detection[]> {
   const { faces = (f) => models.faces.detect(f), objects = (f, classes) => findObjects(f, models, classes) } = finders;
-  const started = targets.map((t) => (t.kind === "face" ? faces(frame) : t.kind === "object" ? objects(frame, t.classes) : null));
+  const started = targets.map((t) => (t.kind === "face" ? faces(frame) : t.kind === "object" ? objects(frame, t.classes) : t.kind === "person" ? objects(frame, ["person"]) : null));
   // Not awaited until their turn: a rejection meanwhile is reported there, not as unhandled.
   for (const p of started) p?.catch(() => undefined);
   const found: Detection[] = [];
   for (const [i, t] of targets.entries()) {
     if (t.kind === "plate") found.push(...(await findPlates(frame, models)));
     else if (t.kind === "text") found.push(...(await models.text.detectEverywhere(frame)));
-    else if (t.kind === "person") found.push(...(await findPeople(frame, models)));
     else found.push(...(await started[i]!));
   }
   return found;

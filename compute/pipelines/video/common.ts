@@ -73,12 +73,11 @@ export function videoFaces(faces: VideoFaceDetector, hooks: VideoPipelineHooks =
  * The object finder (pipelines/objects.ts) over one video, called on its detection frames in order
  * with the classes of one of the prompt's targets: each target's small-object tiles on the
  * small-tile schedule, its objects up to a small tile's side carried where the picture did not
- * change, as small faces are. People get no small-object tiles and are found whole every time.
+ * change, as small faces are.
  */
 export function videoObjects(models: Pick<Models, "objects">) {
   const schedules = new Map<string, ReturnType<typeof smallTileSchedule>>();
   return (frame: Frame, index: number, context: DetectContext, classes: readonly string[]): Promise<Detection[]> => {
-    if (classes.every((c) => c === "person")) return findObjects(frame, models, classes);
     const key = classes.join("\n");
     let schedule = schedules.get(key);
     if (!schedule) {
