@@ -16,10 +16,10 @@
 //     0.67-0.70.
 //   - the small tiles, 0.35 of the frame's height: on bench/objects.ts, 57 of the 100 objects found
 //     instead of 39 without them (most of the 18 48-96 px wide), for three times the CPU and 8
-//     false boxes more; on bench/people.ts (14 real people, 48-300 px tall, four a scene), 75 of 96
-//     people at 720p instead of 54 and 65 at 1080p instead of 39, with no box on nobody either way.
-//     Without them a person 96-192 px tall in a 1080p frame was found about half the time (the 0.6
-//     tiles are 648 px, squashed to 512).
+//     false boxes more; on bench/people.ts (14 real people, 48-300 px tall, four a scene, seeds
+//     1-8), 143 of 192 people at 720p instead of 109 and 126 at 1080p instead of 80, with as few
+//     boxes on nobody (0-1). Without them a person 96-128 px tall in a 1080p frame was found a
+//     quarter to two fifths of the time (the 0.6 tiles are 648 px, squashed to 512).
 // Past 1080p every tile keeps its 1080p size and the tiles grow in number (TILED_AS_TALL; 168
 // calls a 4K frame).
 // The whole frame finds what lies across it.
