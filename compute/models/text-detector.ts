@@ -6,7 +6,7 @@ import type { Box, Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { enclosing, squareTiles } from "./geometry.ts";
 import { bgrPlanes } from "./ocr-input.ts";
-import { createSession, inferencePool, ort, type Session } from "./runtime/onnx.ts";
+import { createSession, inferencePool, inGroups, ort, type Session } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
 import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
@@ -127,14 +127,9 @@ export class TextDetector extends Model<Session> {
   async detectEverywhere(frame: Frame, maxSide = this.options.maxSide): Promise<Detection[]> {
     const views: Array<Box | undefined> = [undefined];
     if (Math.max(frame.width, frame.height) > TILE_SIDE) views.push(...squareTiles(frame.width, frame.height, TILE_SIDE, TILE_OVERLAP));
-    // A few views at a time: one per inference thread runs side by side, and only their inputs are held.
-    const lines: Detection[] = [];
-    const together = inferencePool().size;
-    for (let i = 0; i < views.length; i += together) {
-      const found = await Promise.all(views.slice(i, i + together).map((tile) => (tile ? this.detect(frame, tile, tile.width) : this.detect(frame, undefined, maxSide))));
-      lines.push(...found.flat());
-    }
-    return joinTextLines(lines);
+    // One view per inference thread at a time.
+    const lines = await inGroups(views, inferencePool().size, (tile) => (tile ? this.detect(frame, tile, tile.width) : this.detect(frame, undefined, maxSide)));
+    return joinTextLines(lines.flat());
   }
 
   /** Connected regions of the binarised map, scored and unclipped (DB post-processing). */

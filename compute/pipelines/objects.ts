@@ -35,6 +35,7 @@
 // photos at three sizes, every view), none on a person shared its box with such an animal.
 import { COCO_ANIMALS } from "../../schema/vocabulary.ts";
 import type { Models } from "../models/index.ts";
+import { inGroups } from "../models/runtime/onnx.ts";
 import { area, clipBox, cropFrame, edgesCutting, enclosing, iou, overlapOfSmaller, squareTiles } from "../models/geometry.ts";
 import type { Box, Detection, Frame } from "../types.ts";
 
@@ -107,13 +108,8 @@ export async function findObjects(frame: Frame, models: Pick<Models, "objects">,
   const regions = detectionRegions(frame.width, frame.height, TILE_SCALES, smallTiles);
   // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
   const asked = classes.includes("person") ? [...new Set([...classes, ...ANIMALS])] : classes;
-  const found: Found[] = [];
-  // A few regions at a time: the inference threads run them side by side, and only a few 512x512
-  // inputs (3 MB each) are held at once.
-  for (let i = 0; i < regions.length; i += IN_FLIGHT) {
-    const seen = await Promise.all(regions.slice(i, i + IN_FLIGHT).map((region) => inRegion(frame, region, models, classes, asked)));
-    found.push(...seen.flat());
-  }
+  // A few regions at a time: only a few 512x512 inputs (3 MB each) are held at once.
+  const found = (await inGroups(regions, IN_FLIGHT, (region) => inRegion(frame, region, models, classes, asked))).flat();
   const labels = [...new Set(found.map((f) => f.label!))];
   return labels.flatMap((label) => merged(found.filter((f) => f.label === label))).sort((a, b) => area(b) * b.score - area(a) * a.score);
 }

@@ -42,6 +42,17 @@ export function closeInferencePool(): Promise<void> {
   return pool?.close() ?? Promise.resolve();
 }
 
+/**
+ * `run` on each of `items`, `size` at a time, the results in the items' order: for the views of one
+ * frame (tiles, crops), so that a few run side by side on the inference threads while only their
+ * inputs are held.
+ */
+export async function inGroups<T, R>(items: readonly T[], size: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(run))));
+  return out;
+}
+
 /** A float input for a handed-over run (Session.run's `handOver`), reusing spare memory. */
 export function inputArray(length: number): Float32Array {
   return inferencePool().inputArray(length);
