@@ -18,10 +18,11 @@ import type { FrameCoverage } from "../compute/video/tracker.ts";
 import { featureById, type FeatureParams } from "../schema/features.ts";
 import { EVAL_OBJECTS, OBJECT_WIDTHS, falseBoxes, hidden, objectCases, objectPan, objectScene } from "../test/fixtures/object-eval-set.ts";
 import { frameSizeFlag } from "./lib/frame-size.ts";
+import { Tallies, seedRange } from "./lib/tally.ts";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "1-4" }, video: { type: "boolean", default: false }, size: { type: "string" } } });
 const size = frameSizeFlag(values.size);
-const [first, last] = values.seeds!.split("-").map(Number);
+const [first, last] = seedRange(values.seeds!);
 const models = createModels();
 await models.objects.load();
 if (values.video) {
@@ -29,19 +30,11 @@ if (values.video) {
   process.exit(0);
 }
 
-type Tally = { found: number; total: number };
 const ways = ["whole frame", "finder"] as const;
-const byWidth = new Map<string, Tally>();
-const byKind = new Map<string, Tally>();
+const tallies = new Tallies();
 const falses = { "whole frame": 0, finder: 0 };
 const cpu = { "whole frame": 0, finder: 0 };
 let scenes = 0;
-const count = (m: Map<string, Tally>, key: string, hit: boolean) => {
-  const t = m.get(key) ?? { found: 0, total: 0 };
-  t.found += +hit;
-  t.total++;
-  m.set(key, t);
-};
 
 for (let seed = first!; seed <= last!; seed++) {
   for (const { object, width } of objectCases()) {
@@ -54,22 +47,17 @@ for (let seed = first!; seed <= last!; seed++) {
       cpu[way] += (c.user + c.system) / 1000;
       const hit = hidden(scene.truth, found);
       falses[way] += falseBoxes(scene.truth, found).length;
-      count(byWidth, `${way} ${width}`, hit);
-      count(byKind, `${way} ${object.name}`, hit);
-      count(byKind, `${way} ${scene.grey ? "greyscale" : "colour"}`, hit);
-      count(byKind, `${way} ${scene.cut ? "partly out of the frame" : "whole in the frame"}`, hit);
-      count(byKind, `${way} all`, hit);
+      for (const key of [`${width} px`, object.name, scene.grey ? "greyscale" : "colour", scene.cut ? "partly out of the frame" : "whole in the frame", "all"]) tallies.add(`${way} ${key}`, hit);
     }
   }
 }
 
-const cell = (t?: Tally) => (t ? `${t.found}/${t.total}` : "-");
 console.log(`objects found (90 % of the object under the boxes), seeds ${first}-${last}, ${scenes} scenes; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
 console.log(`| | ${OBJECT_WIDTHS.map((w) => `${w} px`).join(" | ")} | ${EVAL_OBJECTS.map((o) => o.name).join(" | ")} | colour | greyscale | partly out | all | false boxes | CPU ms a scene |`);
 console.log(`|---|${OBJECT_WIDTHS.map(() => "---").join("|")}|${EVAL_OBJECTS.map(() => "---").join("|")}|---|---|---|---|---|---|`);
 for (const way of ways) {
-  const k = (key: string) => cell(byKind.get(`${way} ${key}`));
-  console.log(`| ${way} | ${OBJECT_WIDTHS.map((w) => cell(byWidth.get(`${way} ${w}`))).join(" | ")} | ${EVAL_OBJECTS.map((o) => k(o.name)).join(" | ")} | ${k("colour")} | ${k("greyscale")} | ${k("partly out of the frame")} | ${k("all")} | ${falses[way]} | ${Math.round(cpu[way] / scenes)} |`);
+  const k = (key: string) => tallies.cell(`${way} ${key}`);
+  console.log(`| ${way} | ${OBJECT_WIDTHS.map((w) => k(`${w} px`)).join(" | ")} | ${EVAL_OBJECTS.map((o) => k(o.name)).join(" | ")} | ${k("colour")} | ${k("greyscale")} | ${k("partly out of the frame")} | ${k("all")} | ${falses[way]} | ${Math.round(cpu[way] / scenes)} |`);
 }
 
 /** Video blur-anything on panning clips of the scenes: the --video table. */

@@ -20,10 +20,11 @@ import { featureById, type FeatureParams } from "../schema/features.ts";
 import { hidden } from "../test/fixtures/object-eval-set.ts";
 import { PERSON_HEIGHTS, boxesOnNobody, personScene, personWalk, shareOffPeople } from "../test/fixtures/person-eval-set.ts";
 import { frameSizeFlag } from "./lib/frame-size.ts";
+import { Tallies, seedRange } from "./lib/tally.ts";
 
 const { values } = parseArgs({ options: { seeds: { type: "string", default: "1-4" }, size: { type: "string" }, video: { type: "boolean", default: false } } });
 const size = frameSizeFlag(values.size);
-const [first, last] = values.seeds!.split("-").map(Number);
+const [first, last] = seedRange(values.seeds!);
 const models = createModels();
 await models.objects.load();
 await models.persons.load();
@@ -32,19 +33,12 @@ if (values.video) {
   process.exit(0);
 }
 
-type Tally = { found: number; total: number };
 const ways = ["whole frame", "finder"] as const;
-const tallies = new Map<string, Tally>();
+const tallies = new Tallies();
 const falses = { "whole frame": 0, finder: 0 };
 const cpu = { "whole frame": 0, finder: 0 };
 const offArea = { "whole frame": 0, finder: 0 };
 let scenes = 0;
-const count = (key: string, hit: boolean) => {
-  const t = tallies.get(key) ?? { found: 0, total: 0 };
-  t.found += +hit;
-  t.total++;
-  tallies.set(key, t);
-};
 
 for (let seed = first!; seed <= last!; seed++) {
   for (let index = 0; index < PERSON_HEIGHTS.length; index++) {
@@ -59,33 +53,26 @@ for (let seed = first!; seed <= last!; seed++) {
       offArea[way] += shareOffPeople(scene, found);
       for (const person of scene.people) {
         const hit = hidden(person.truth, found);
-        for (const key of [`${person.height} px`, person.grey ? "greyscale" : "colour", person.cut ? "partly out" : "whole", "all"]) count(`${way} ${key}`, hit);
+        for (const key of [`${person.height} px`, person.grey ? "greyscale" : "colour", person.cut ? "partly out" : "whole", "all"]) tallies.add(`${way} ${key}`, hit);
       }
     }
   }
 }
 
-const cell = (t?: Tally) => (t ? `${t.found}/${t.total}` : "-");
 const kinds = ["colour", "greyscale", "partly out", "all"];
 console.log(`people found (90 % of the person under the boxes), seeds ${first}-${last}, ${scenes} scenes${size ? ` at ${size.width}x${size.height}` : ""}; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
-console.log(`| | ${PERSON_HEIGHTS.map((h) => `${h} px`).join(" | ")} | ${kinds.join(" | ")} | false boxes | frame hidden off people | CPU ms a scene |`);
+console.log(`| | ${PERSON_HEIGHTS.map((h) => `${h} px`).join(" | ")} | ${kinds.join(" | ")} | on nobody | off people | CPU ms a scene |`);
 console.log(`|---|${PERSON_HEIGHTS.map(() => "---").join("|")}|${kinds.map(() => "---").join("|")}|---|---|---|`);
 for (const way of ways) {
-  const k = (key: string) => cell(tallies.get(`${way} ${key}`));
+  const k = (key: string) => tallies.cell(`${way} ${key}`);
   console.log(`| ${way} | ${PERSON_HEIGHTS.map((h) => k(`${h} px`)).join(" | ")} | ${kinds.map(k).join(" | ")} | ${falses[way]} | ${((100 * offArea[way]) / scenes).toFixed(2)} % | ${Math.round(cpu[way] / scenes)} |`);
 }
 
 /** Video blur-anything "people" on the scenes' people walking: the --video table. */
 async function videoTable(): Promise<void> {
   const FRAMES = 32;
-  const rows = new Map<string, { hidden: number; total: number }>();
+  const rows = new Tallies();
   let clips = 0, whole = 0, nobodyFrames = 0, cpuMs = 0, frames = 0;
-  const add = (key: string, hit: boolean) => {
-    const r = rows.get(key) ?? { hidden: 0, total: 0 };
-    r.hidden += +hit;
-    r.total++;
-    rows.set(key, r);
-  };
   const params = featureById("video.blur-anything")!.params.parse({ video_url: "https://example.com/a.mp4", duration_seconds: 2, prompt: "people" }) as FeatureParams<"video.blur-anything">;
   for (let seed = first!; seed <= last!; seed++) {
     for (let index = 0; index < PERSON_HEIGHTS.length; index++) {
@@ -105,7 +92,7 @@ async function videoTable(): Promise<void> {
         for (const person of people.filter((p) => p.shown >= 0.5)) {
           const hit = hidden(person.truth, cov.boxes);
           all &&= hit;
-          for (const key of [`${person.height} px`, person.grey ? "greyscale" : "colour", ...(person.cut ? ["partly out"] : []), "all"]) add(key, hit);
+          for (const key of [`${person.height} px`, person.grey ? "greyscale" : "colour", ...(person.cut ? ["partly out"] : []), "all"]) rows.add(key, hit);
         }
         nobodyFrames += +(boxesOnNobody(people, cov.boxes).length > 0);
       }
@@ -117,6 +104,5 @@ async function videoTable(): Promise<void> {
   console.log(`video blur-anything "people" on walking people (${FRAMES} frames, 1-6 px a frame), seeds ${first}-${last}${size ? ` at ${size.width}x${size.height}` : ""}; load ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores`);
   console.log(`| ${keys.join(" | ")} | clips with every person hidden in every frame | frames with a box on nobody | CPU ms a frame |`);
   console.log(`|${keys.map(() => "---").join("|")}|---|---|---|`);
-  const cell = (k: string) => { const r = rows.get(k); return r ? `${r.hidden}/${r.total}` : "-"; };
-  console.log(`| ${keys.map(cell).join(" | ")} | ${whole}/${clips} | ${nobodyFrames}/${frames} | ${Math.round(cpuMs / frames)} |`);
+  console.log(`| ${keys.map((k) => rows.cell(k)).join(" | ")} | ${whole}/${clips} | ${nobodyFrames}/${frames} | ${Math.round(cpuMs / frames)} |`);
 }
