@@ -19,7 +19,7 @@
 //     false boxes more; on bench/people.ts (14 real people, 48-300 px tall, four a scene, seeds
 //     1-8), 143 of 192 people at 720p instead of 109 and 126 at 1080p instead of 80, with as few
 //     boxes on nobody (0-1). Without them a person 96-128 px tall in a 1080p frame was found a
-//     quarter to two fifths of the time (the 0.6 tiles are 648 px, squashed to 512).
+//     sixth to two fifths of the time (the 0.6 tiles are 648 px, squashed to 512).
 // Past 1080p every tile keeps its 1080p size and the tiles grow in number (TILED_AS_TALL; 168
 // calls a 4K frame).
 // The whole frame finds what lies across it.
