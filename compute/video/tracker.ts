@@ -451,19 +451,19 @@ export class Tracker {
    * A track seen once, matched only through its unknown speed, tells one of two stories: its face
    * moved there, or its face was missed and the detection is another face, new to the tracker (in
    * a crowd, the next one along). Matching tells the first; the second is covered too: the track
-   * as it stood, coasting on (a copy under a new id), and the detection's face backfilled as a new
-   * track's would be.
+   * as it stood, coasting on (a copy under a new id), and the detection's face as a new track,
+   * backfilled and coasting on from where it was seen. Backfilled only, a face seen that once was
+   * bare from the next frame on while the matched track went on at the speed the pair made up
+   * (bench/video-leaks.ts pan-crowd: 54 frames showing a face, 42 with the coast; a walking
+   * person on bench/people.ts --video, 16 frames).
    */
   #coverBothStories(track: Track, index: number, d: SeenDetection): void {
     const copy: Track = { ...track, id: this.#nextId++, obs: new Map([...track.obs].map(([k, o]) => [k, { ...o }])) };
     this.#miss(copy);
     this.#tracks.push(copy);
-    // A new track's backfill alone: the frames before this one (none once they are final).
+    // The detection's face as a new track: backfilled, and coasting on from where it was seen.
     const other = this.#newTrack(index, d);
-    other.obs.delete(index);
-    other.ended = true;
-    other.lastIndex = index - 1;
-    if (other.obs.size) this.#tracks.push(other);
+    this.#tracks.push(other);
     track.otherStory = { tracks: [copy, other], seen: observationOf(d), at: index };
   }
 

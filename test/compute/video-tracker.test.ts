@@ -259,6 +259,19 @@ describe("Tracker", () => {
     expect(bare).toEqual([]);
   });
 
+  it("keeps covering a face seen once that a track seen once reached for, after the track flies on", () => {
+    // A seen on frame 0 only, B (28 px to its right, standing) on frame 2 only. A's track reaches B's
+    // detection by its unknown speed and goes on at 14 px a frame; B's own story (a new face, seen
+    // once) coasts on where B was seen: matched alone, B was bare from frame 3 on (a person on
+    // bench/people.ts --video the same way, 16 frames).
+    const W = 1280, H = 720;
+    const a: Box = { x: 600, y: 300, width: 16, height: 16 }, b: Box = { ...a, x: 628 };
+    const frames = Array.from({ length: 30 }, (_, i) => (i % 2 ? null : [...(i === 0 ? [det(a)] : []), ...(i === 2 ? [det(b)] : [])]));
+    const coverage = run(new Tracker({ frameWidth: W, frameHeight: H, lookahead: 8 }), frames);
+    const bare = coverage.flatMap((c) => [["A", a], ["B", b]].filter(([, f]) => !c.boxes.some((x) => contains(x, f as Box))).map(([n]) => `f${c.index} ${n}`));
+    expect(bare).toEqual([]);
+  });
+
   it("covers a predicted face cut by the frame's edge with a wider margin than one inside it", () => {
     // Detected in frame 0, predicted (not detected) in frame 1: still, so the box stays where it was.
     const coverAt = (y: number) => run(new Tracker({ frameWidth: 200, frameHeight: 200 }), [[det({ x: 80, y, width: 30, height: 30 })], []]);
