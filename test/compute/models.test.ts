@@ -24,7 +24,7 @@ describe("registry and loading", () => {
     await Promise.all([models.registry.warmAll(), models.registry.warmAll()]);
     const status = models.registry.status();
     expect(status.map((s) => s.id).sort()).toEqual(
-      ["face-api/face_landmark_68", "face-api/ssd_mobilenetv1", "face-api/ssd_mobilenetv1", "gutenye/ppocr-v4-det", "gutenye/ppocr-v4-rec", "human/blazeface-back", "human/centernet", "human/faceboxes", "human/facemesh", "human/facemesh-detection-full", "human/selfie", "nsfwjs/mobilenet_v2_mid", "retinaface/mnet.25"].sort(),
+      ["face-api/face_landmark_68", "face-api/ssd_mobilenetv1", "face-api/ssd_mobilenetv1", "gutenye/ppocr-v4-det", "gutenye/ppocr-v4-rec", "human/blazeface-back", "human/centernet", "human/faceboxes", "human/facemesh", "human/facemesh-detection-full", "human/movenet-multipose", "human/selfie", "nsfwjs/mobilenet_v2_mid", "retinaface/mnet.25"].sort(),
     );
     // On the CPU the detector's SSD is int8, so identity is measured by a float session of its own.
     expect(status.filter((s) => s.id === "face-api/ssd_mobilenetv1").map((s) => s.role).sort()).toEqual(["face-detector", "face-identity"]);

@@ -107,9 +107,10 @@ describe("the object finder", () => {
       }
     }
     console.log(`people 48-300 px tall in 1080p frames: found ${found} of ${people}, ${nobody} boxes on nobody`);
-    // bench/people.ts --seeds 101-102 --size 1920x1080: 26 of 48, no box on nobody; without the
-    // small tiles (0.35 of the height) for people, 17 of 48.
-    expect(found).toBeGreaterThanOrEqual(24);
+    // bench/people.ts --seeds 101-102 --size 1920x1080: 33 of 48, one box on nobody; CenterNet
+    // alone (without the people network, models/people-detector.ts) 26, none on nobody; without
+    // the small tiles (0.35 of the height) for people either, 17.
+    expect(found).toBeGreaterThanOrEqual(30);
     expect(nobody).toBeLessThanOrEqual(1);
   }, 120_000);
 

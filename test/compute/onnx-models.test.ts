@@ -14,6 +14,7 @@ import { FacePresenceModel } from "../../compute/models/face-presence.ts";
 import { clipBox, iou } from "../../compute/models/geometry.ts";
 import { NsfwClassifier } from "../../compute/models/nsfw-classifier.ts";
 import { ObjectDetector } from "../../compute/models/object-detector.ts";
+import { decodePeople } from "../../compute/models/people-detector.ts";
 import { PersonSegmenter } from "../../compute/models/person-segmenter.ts";
 import { halvedPlanes, halvePlanes, resizeToPlanes, type Planes } from "../../compute/models/resize-input.ts";
 import { createSession, ort } from "../../compute/models/runtime/onnx.ts";
@@ -39,7 +40,12 @@ const MODELS: Record<HumanConvertedId, { side: number; scale: number; bias: numb
   "human/selfie": { side: 256, scale: 1 / 255, bias: 0, bounds: [1e-3] },
   // Logits and box codes (a few units).
   "human/faceboxes": { side: 1024, scale: 1 / 255, bias: 0, bounds: [1e-2] },
+  // Probabilities, offsets and box sizes in cells up to ~64: measured <= 8e-4 on group1.
+  "human/movenet-multipose": { side: 256, scale: 1, bias: 0, bounds: [1e-2] },
 };
+
+/** Values of one image's MoveNet output: 56 channels of 64x64. */
+const PEOPLE_OUTPUT = 56 * 64 * 64;
 
 const ref = new HumanTfjsReference();
 const frames = new Map<string, Frame>();
@@ -72,6 +78,13 @@ describe.each(Object.keys(MODELS) as HumanConvertedId[])("%s on ONNX Runtime", (
         // Same decisions: the anchors whose face probability (softmax of the two logits) passes 0.5.
         const over = (p: Float32Array) => [...p].flatMap((v, i) => (i % 6 === 1 && v > p[i - 1]! ? [(i - 1) / 6] : []));
         expect(over(got.predictions!.data as Float32Array), `${id} faces on ${batch}`).toEqual(over(want[0]!));
+      } else if (id === "human/movenet-multipose") {
+        // Same decisions: the same people (decodePeople) in each photo, at the same places.
+        const per = PEOPLE_OUTPUT;
+        batch.forEach((name, i) => {
+          const people = (p: Float32Array) => decodePeople(p.subarray(i * per, (i + 1) * per)).map((d) => [d.x, d.y, d.width, d.height].map(Math.round));
+          expect(people(got.people!.data as Float32Array), `${id} people on ${name}`).toEqual(people(want[0]!));
+        });
       } else if (id === "human/facemesh") {
         // Same decisions: the photos it calls a face (probability >= 0.5).
         expect([...(got.faceflag!.data as Float32Array)].map((p) => p >= 0.5), `${id} on ${batch}`).toEqual([...want[0]!].map((p) => p >= 0.5));

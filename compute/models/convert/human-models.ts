@@ -20,6 +20,13 @@
 //   output "heatmap"     [1, 80, 128, 128]: per-class centre probability (sigmoid) at stride 4
 //   output "sizes"       [1, 4, 128, 128]: distances in input px from the cell to the box's
 //          left, top, right, bottom (see object-detector.ts for the decoding the graph did)
+// human/movenet-multipose (MoveNet MultiPose Lightning, a CenterNet on MobileNetV2-FPN trained on
+// COCO people; the graph's decoding tail, which keeps its 6 best people, is cut off):
+//   input  "image"       [N, 3, 256, 256], RGB 0..255 (the graph normalises internally)
+//   output "people"      [N, 56, 64, 64], at stride 4: channel 0 the person-centre probability;
+//          1-2 the centre's offset within its cell (dy, dx); 3-4 the box's height and width; 5-21
+//          the 17 COCO keypoints' probability maps; 22-55 each keypoint's offset from the centre
+//          (dy, dx); all in cells (see compute/models/people-detector.ts for the decoding)
 // human/faceboxes (FaceBoxes, TropComplique's TensorFlow port trained on WIDER FACE; the graph's
 // run-time padding, anchor generation, decoding and NMS are cut off, compute/models/face-boxes.ts
 // does them):
@@ -93,6 +100,21 @@ export const HUMAN_CONVERSIONS = {
         outputs: (g, t) => {
           g.output(t("tower_0/keypoints").name, "heatmap", [1, 80, 128, 128]);
           g.output(t("tower_0/wh").name, "sizes", [1, 4, 128, 128]);
+        },
+      }),
+  },
+  "human/movenet-multipose": {
+    graph: "models/movenet-multipose.json",
+    convert: (file) =>
+      TfjsGraphConverter.convert(file, {
+        name: "movenet-multipose",
+        // Fed as floats after the graph's cast of its int32 input.
+        inputs: { "StatefulPartitionedCall/Cast": "image" },
+        inputShape: [-1, 256, 256, 3],
+        dynamicBatch: true,
+        outputs: (g, t) => {
+          const heads = ["Sigmoid", "box_offset_0/conv2d_6/BiasAdd", "box_scale_0/conv2d_5/BiasAdd", "Sigmoid_1", "kpt_regress_0/conv2d_8/BiasAdd"];
+          g.output(g.node("Concat", heads.map((h) => t(`StatefulPartitionedCall/${h}`).name), { axis: 1 }), "people", ["N", 56, 64, 64]);
         },
       }),
   },

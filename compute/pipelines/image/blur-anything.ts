@@ -27,7 +27,7 @@ export interface BlurAnythingParams extends DetectionControls {
   pixelation_strength?: number;
 }
 
-export async function blurAnything(frame: Frame, params: BlurAnythingParams, models: Pick<Models, "faces" | "persons" | "objects" | "text">, onHidden?: OnHidden): Promise<Frame> {
+export async function blurAnything(frame: Frame, params: BlurAnythingParams, models: Pick<Models, "faces" | "persons" | "objects" | "people" | "text">, onHidden?: OnHidden): Promise<Frame> {
   if (typeof params.prompt !== "string" || params.prompt.trim() === "") {
     throw new ApiError("invalid_request", "prompt is required");
   }

@@ -13,7 +13,7 @@ import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame, videoFaces, videoObjects, type VideoPipelineHooks } from "./common.ts";
 
-type TargetModels = Pick<Models, "faces" | "objects" | "text">;
+type TargetModels = Pick<Models, "faces" | "objects" | "people" | "text">;
 
 /** How faces and a target's objects are found: in video, on videoFaces' and videoObjects' schedules. */
 export interface TargetFinders {

@@ -75,7 +75,7 @@ export function videoFaces(faces: VideoFaceDetector, hooks: VideoPipelineHooks =
  * small-tile schedule, its objects up to a small tile's side carried where the picture did not
  * change, as small faces are.
  */
-export function videoObjects(models: Pick<Models, "objects">) {
+export function videoObjects(models: Pick<Models, "objects" | "people">) {
   const schedules = new Map<string, ReturnType<typeof smallTileSchedule>>();
   return (frame: Frame, index: number, context: DetectContext, classes: readonly string[]): Promise<Detection[]> => {
     const key = classes.join("\n");

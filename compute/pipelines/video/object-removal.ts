@@ -25,7 +25,7 @@ import { processVideo, type ChunkProcessor, type ProcessVideoResult } from "../.
 import { findTargets } from "./blur-anything.ts";
 import { DETECT_EVERY, eachFrame, videoObjects } from "./common.ts";
 
-type RemovalModels = Pick<Models, "faces" | "objects" | "text" | "persons">;
+type RemovalModels = Pick<Models, "faces" | "objects" | "people" | "text" | "persons">;
 
 /** Bytes the fill window may hold (frames + masks); the look-ahead shrinks for large frames. */
 export const FILL_WINDOW_BYTES = 192 * 1024 ** 2;
