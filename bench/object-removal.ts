@@ -6,7 +6,8 @@
 //   removal  processVideo with video.object-removal (object_text "person"): fps, wall-clock ratio to
 //            the floor, CPU seconds of the Node process (not the ffmpeg children), the PSNR of the
 //            filled region against the true background (pooled and the worst frame), and on every
-//            5th frame whether a person is still found (compute/pipelines/objects.ts, and the COCO
+//            5th frame whether a person is still found (compute/pipelines/objects.ts with CenterNet
+//            alone, as object removal looks, and the COCO
 //            detector on the whole frame) in the input and in the output.
 // bench/video.ts can also run it on its face clips: npm run bench:video -- --pipelines object-removal
 //
@@ -84,7 +85,7 @@ try {
       let finder = 0, coco = 0, checked = 0;
       for (let i = 0; i < all.length; i += 5, checked++) {
         const frame: Frame = { data: all[i], width: clip.width, height: clip.height, channels: 3 };
-        if ((await findPeople(frame, models)).length) finder++;
+        if ((await findPeople(frame, { objects: models.objects })).length) finder++;
         if ((await models.objects.detect(frame, ["person"])).length) coco++;
       }
       return `${finder}/${coco} of ${checked}`;

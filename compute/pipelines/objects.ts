@@ -24,7 +24,8 @@
 // calls a 4K frame).
 // The whole frame finds what lies across it.
 //
-// People are looked for by a second network too, on the same regions: MoveNet MultiPose
+// People are looked for by a second network too, on the same regions, where the caller gives it
+// (blur-anything; object removal does not, see Finders): MoveNet MultiPose
 // (models/people-detector.ts), a pose network trained on COCO people, which sees people CenterNet
 // misses (bench/people.ts, 1080p, seeds 1-8: 144 of 192 instead of 126). Its box for a person
 // CenterNet boxed too widens CenterNet's to their union: kept as one by score, the narrower of the
@@ -65,6 +66,12 @@ const TILE_SCALES = [SMALL_OBJECT_SCALE, 0.6, 1] as const;
 
 /** What the detector may see, on the same box, instead of a 'person': COCO's animals and the teddy bear. */
 const ANIMALS = [...COCO_ANIMALS, "teddy bear"];
+
+/**
+ * The networks that look: CenterNet, and for people the people network where given (left out by
+ * object removal, where a false person erases background: video/object-removal.ts).
+ */
+export type Finders = Pick<Models, "objects"> & Partial<Pick<Models, "people">>;
 
 /** Regions whose detector runs are in flight at once. */
 const IN_FLIGHT = 4;
@@ -112,7 +119,7 @@ export function smallObjectCap(width: number, height: number): number {
  * Objects of `classes` (COCO names) in the frame, most prominent (largest, then surest) first.
  * `smallTiles` picks the small-object tiles looked through (all of them by default).
  */
-export async function findObjects(frame: Frame, models: Pick<Models, "objects" | "people">, classes: readonly string[], { smallTiles = true }: { smallTiles?: SmallTiles } = {}): Promise<Detection[]> {
+export async function findObjects(frame: Frame, models: Finders, classes: readonly string[], { smallTiles = true }: { smallTiles?: SmallTiles } = {}): Promise<Detection[]> {
   const regions = detectionRegions(frame.width, frame.height, TILE_SCALES, smallTiles);
   // The animals come with the people (same call, no extra inference) to tell a 'person' from one.
   const asked = classes.includes("person") ? [...new Set([...classes, ...ANIMALS])] : classes;
@@ -131,10 +138,10 @@ export async function findObjects(frame: Frame, models: Pick<Models, "objects" |
 }
 
 /** What the detector, asked for `asked`, sees of `classes` in one region, in frame coordinates. */
-async function inRegion(frame: Frame, region: Box, models: Pick<Models, "objects" | "people">, classes: readonly string[], asked: readonly string[]): Promise<Found[]> {
+async function inRegion(frame: Frame, region: Box, models: Finders, classes: readonly string[], asked: readonly string[]): Promise<Found[]> {
   const crop = cropFrame(frame, region);
   const { width: w, height: h } = crop.frame;
-  const [objects, people] = await Promise.all([models.objects.detect(crop.frame, asked), classes.includes("person") ? models.people.detect(crop.frame) : []]);
+  const [objects, people] = await Promise.all([models.objects.detect(crop.frame, asked), classes.includes("person") && models.people ? models.people.detect(crop.frame) : []]);
   const seen: Array<Detection & { pose?: boolean }> = [...objects, ...people.map((p) => ({ ...p, pose: true }))];
   const animals = seen.filter((d) => ANIMALS.includes(d.label!));
   const found: Found[] = [];
@@ -157,7 +164,7 @@ async function inRegion(frame: Frame, region: Box, models: Pick<Models, "objects
 }
 
 /** People in the frame, most prominent first. */
-export function findPeople(frame: Frame, models: Pick<Models, "objects" | "people">): Promise<Detection[]> {
+export function findPeople(frame: Frame, models: Finders): Promise<Detection[]> {
   return findObjects(frame, models, ["person"]);
 }
 

@@ -182,6 +182,7 @@ describe("object removal, a camera zooming in 0.4 % a frame (2 s)", () => {
   });
 });
 
+// The person finder as object removal runs it: CenterNet alone (video/object-removal.ts).
 describe("the person finder", () => {
   it("finds the people walking across a cat close-up, and not the cat (a 'person' the detector calls an animal as surely, on the same box)", async () => {
     // bench/object-removal.ts 360p-crossing-pan: the cat's face filled the frame and was a 'person'
@@ -189,7 +190,7 @@ describe("the person finder", () => {
     const clip = await makeRemovalVideo({ outPath: join(dir, "cat.mp4"), cutout: await personCutout(models, "group4.jpg"), seconds: 3, objectHeight: 0.5, crossing: true, pan: 2, background: "chelsea.png" });
     const frames = await decodeFrames(clip.path);
     for (const i of [10, 20, 22, 36, 50]) {
-      const people = await findPeople(frames[i]!, models);
+      const people = await findPeople(frames[i]!, { objects: models.objects });
       for (const p of people) expect(p.width * p.height, `frame ${i}: a box of ${Math.round(p.width)}x${Math.round(p.height)}`).toBeLessThan(0.25 * clip.width * clip.height);
       const truth = clip.objectBox(i);
       expect(people.some((p) => iou(p, truth) > 0.5), `frame ${i}: the people found`).toBe(true);
@@ -203,7 +204,7 @@ describe("the person finder", () => {
     const frames = await decodeFrames(clip.path);
     for (const i of [1, 2, 4, 7]) {
       const truth = clip.objectBox(i);
-      const people = await findPeople(frames[i]!, models);
+      const people = await findPeople(frames[i]!, { objects: models.objects });
       expect(people.some((p) => p.y <= truth.y + 0.1 * truth.height && p.y + p.height >= truth.y + 0.9 * truth.height && iou(p, truth) > 0.6), `frame ${i}: ${people.map((p) => `${Math.round(p.width)}x${Math.round(p.height)}`)}`).toBe(true);
     }
   }, 300_000);
@@ -225,8 +226,8 @@ describe("object removal, a greyscale person half the height of a 1280x720 frame
     expect(out.pooled).toBeGreaterThanOrEqual(25);
     for (const i of [0, Math.floor(run.clip.frames / 2), run.clip.frames - 1]) {
       const frame = (data: Buffer): Frame => ({ data, width: run.clip.width, height: run.clip.height, channels: 3 });
-      expect((await findPeople(frame(run.input[i]), models)).length).toBeGreaterThan(0);
-      expect(await findPeople(frame(run.output[i]), models)).toEqual([]);
+      expect((await findPeople(frame(run.input[i]), { objects: models.objects })).length).toBeGreaterThan(0);
+      expect(await findPeople(frame(run.output[i]), { objects: models.objects })).toEqual([]);
     }
   });
 });

@@ -8,12 +8,13 @@ import { pixelationToStrength } from "../../effects/index.ts";
 import { trackedProcessor } from "../../video/tracked.ts";
 import type { ChunkProcessor } from "../../video/stream.ts";
 import { FACE_SHAPE, hideBoxes } from "../hide.ts";
-import { findObjects } from "../objects.ts";
+import { findObjects, type Finders } from "../objects.ts";
 import { findPlates } from "../plates.ts";
 import { resolvePrompt, type Target } from "../../../schema/vocabulary.ts";
 import { DETECT_EVERY, eachFrame, videoFaces, videoObjects, type VideoPipelineHooks } from "./common.ts";
 
-type TargetModels = Pick<Models, "faces" | "objects" | "people" | "text">;
+// The people network where given (blur-anything; object removal looks with CenterNet alone).
+type TargetModels = Pick<Models, "faces" | "text"> & Finders;
 
 /** How faces and a target's objects are found: in video, on videoFaces' and videoObjects' schedules. */
 export interface TargetFinders {
@@ -40,7 +41,7 @@ export async function findTargets(frame: Frame, targets: Target[], models: Targe
   return found;
 }
 
-export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels, hooks: VideoPipelineHooks = {}): ChunkProcessor {
+export function blurAnythingVideo(params: FeatureParams<"video.blur-anything">, models: TargetModels & Pick<Models, "people">, hooks: VideoPipelineHooks = {}): ChunkProcessor {
   const targets = resolvePrompt(params.prompt); // unsupported_prompt before any frame is decoded
   const pixelated = (params.blur_anything_blur_mode ?? (params.pixelated ? "pixelated" : "gaussian")) === "pixelated";
   // Faces as video face-blur finds them, objects alike: small tiles on every 4th frame, where the picture changed.

@@ -9,7 +9,7 @@ import type { ChunkProcessor } from "../../video/stream.ts";
 import type { FrameCoverage } from "../../video/tracker.ts";
 import { selectDetections } from "../detections.ts";
 import type { DetectContext } from "../../video/tracked.ts";
-import { findObjects, smallObjectCap } from "../objects.ts";
+import { findObjects, smallObjectCap, type Finders } from "../objects.ts";
 import { SmallTileScans, type SmallTileDetector, type SmallTileRun } from "./small-tile-scans.ts";
 
 /** What a video task may ask of a pipeline beyond its params. */
@@ -75,7 +75,7 @@ export function videoFaces(faces: VideoFaceDetector, hooks: VideoPipelineHooks =
  * small-tile schedule, its objects up to a small tile's side carried where the picture did not
  * change, as small faces are.
  */
-export function videoObjects(models: Pick<Models, "objects" | "people">) {
+export function videoObjects(models: Finders) {
   const schedules = new Map<string, ReturnType<typeof smallTileSchedule>>();
   return (frame: Frame, index: number, context: DetectContext, classes: readonly string[]): Promise<Detection[]> => {
     const key = classes.join("\n");
