@@ -48,6 +48,12 @@ const human = (id: HumanConvertedId, side: number, scale: number, bias: number):
   reference: (x) => ref.outputs(id, x, [1, 3, side, side]),
 });
 
+/** A graph fed after its own first nodes (as converted): timed through the reference, which feeds it there. */
+const fedMidGraph = (id: HumanConvertedId, side: number, scale: number, bias: number): Bench => {
+  const call = (x: Float32Array) => ref.outputs(id, x, [1, 3, side, side]);
+  return { side, scale, bias, tfCall: call, reference: call };
+};
+
 let faceApiRef: Promise<FaceApiReference> | undefined;
 /**
  * face-api's networks (convert/face-api/) on what they are fed: SSD on the whole photos, the face
@@ -76,8 +82,7 @@ const BENCHES: Record<string, Bench> = {
   "human/facemesh-detection-full": human("human/facemesh-detection-full", 192, 1 / 127.5, -1),
   "human/centernet": human("human/centernet", 512, 1, 0),
   "human/selfie": human("human/selfie", 256, 1 / 255, 0),
-  // Fed after the graph's int32 cast (as converted): timed through the reference, which feeds it there.
-  "human/movenet-multipose": { side: 256, scale: 1, bias: 0, tfCall: (x) => ref.outputs("human/movenet-multipose", x, [1, 3, 256, 256]), reference: (x) => ref.outputs("human/movenet-multipose", x, [1, 3, 256, 256]) },
+  "human/movenet-multipose": fedMidGraph("human/movenet-multipose", 256, 1, 0),
   "nsfwjs/mobilenet_v2_mid": { side: 224, scale: 1 / 255, bias: 0, tfModel: async () => (await nsfwjs.load()).model, reference: async (x) => [await nsfwjs.outputs(x, 1)] },
   "face-api/ssd_mobilenetv1": faceApi("face-api/ssd_mobilenetv1", INPUT_SIDE.ssd),
   "face-api/face_landmark_68": faceApi("face-api/face_landmark_68", INPUT_SIDE.features),

@@ -45,19 +45,7 @@ export function decodeCenterNet(heatmap: Float32Array, sizes: Float32Array, minS
       for (let x = 0; x < GRID; x++) {
         const v = heatmap[base + y * GRID + x]!;
         if (!(v >= minScore)) continue;
-        let isPeak = true;
-        for (let dy = -1; dy <= 1 && isPeak; dy++) {
-          const yy = y + dy;
-          if (yy < 0 || yy >= GRID) continue;
-          for (let dx = -1; dx <= 1; dx++) {
-            const xx = x + dx;
-            if (xx >= 0 && xx < GRID && heatmap[base + yy * GRID + xx]! > v) {
-              isPeak = false;
-              break;
-            }
-          }
-        }
-        if (isPeak) peaks.push({ score: v, c, cell: y * GRID + x });
+        if (isPeak(heatmap, base, GRID, y, x)) peaks.push({ score: v, c, cell: y * GRID + x });
       }
     }
   }
@@ -69,6 +57,18 @@ export function decodeCenterNet(heatmap: Float32Array, sizes: Float32Array, minS
     const [l, t, r, b] = [0, 1, 2, 3].map((k) => sizes[k * plane + cell]!);
     return { x1: cx - l!, y1: cy - t!, x2: cx + r!, y2: cy + b!, score, cls: c };
   });
+}
+
+/**
+ * Whether cell (y, x) of the `grid` x `grid` map starting at `base` is the maximum of its 3x3
+ * neighbourhood (no neighbour greater; TF MaxPool 'SAME': the border sees fewer): a CenterNet peak.
+ */
+export function isPeak(map: Float32Array, base: number, grid: number, y: number, x: number): boolean {
+  const v = map[base + y * grid + x]!;
+  for (let yy = Math.max(0, y - 1); yy <= Math.min(grid - 1, y + 1); yy++) {
+    for (let xx = Math.max(0, x - 1); xx <= Math.min(grid - 1, x + 1); xx++) if (map[base + yy * grid + xx]! > v) return false;
+  }
+  return true;
 }
 
 export class ObjectDetector extends Model<Session> {

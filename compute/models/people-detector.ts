@@ -18,6 +18,7 @@ import type { Detection, Frame } from "../types.ts";
 import { Model } from "./base.ts";
 import { convertedModelFile } from "./convert/index.ts";
 import { nms } from "./geometry.ts";
+import { isPeak } from "./object-detector.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
 
@@ -52,7 +53,7 @@ export function decodePeople(out: Float32Array, minScore = MIN_SCORE): Detection
   for (let y = 0; y < GRID; y++) {
     for (let x = 0; x < GRID; x++) {
       const centre = at(0, y, x);
-      if (!(centre >= floor) || !isPeak(out, y, x)) continue;
+      if (!(centre >= floor) || !isPeak(out, 0, GRID, y, x)) continue;
       let keypoints = 0;
       for (let k = 0; k < KEYPOINTS; k++) {
         const ky = Math.round(y + at(5 + KEYPOINTS + 2 * k, y, x)), kx = Math.round(x + at(5 + KEYPOINTS + 2 * k + 1, y, x));
@@ -70,15 +71,6 @@ export function decodePeople(out: Float32Array, minScore = MIN_SCORE): Detection
     }
   }
   return found;
-}
-
-/** Whether the centre map at (y, x) is the maximum of its 3x3 neighbourhood. */
-function isPeak(out: Float32Array, y: number, x: number): boolean {
-  const v = out[y * GRID + x]!;
-  for (let yy = Math.max(0, y - 1); yy <= Math.min(GRID - 1, y + 1); yy++) {
-    for (let xx = Math.max(0, x - 1); xx <= Math.min(GRID - 1, x + 1); xx++) if (out[yy * GRID + xx]! > v) return false;
-  }
-  return true;
 }
 
 export class PeopleDetector extends Model<Session> {

@@ -80,9 +80,8 @@ describe.each(Object.keys(MODELS) as HumanConvertedId[])("%s on ONNX Runtime", (
         expect(over(got.predictions!.data as Float32Array), `${id} faces on ${batch}`).toEqual(over(want[0]!));
       } else if (id === "human/movenet-multipose") {
         // Same decisions: the same people (decodePeople) in each photo, at the same places.
-        const per = PEOPLE_OUTPUT;
         batch.forEach((name, i) => {
-          const people = (p: Float32Array) => decodePeople(p.subarray(i * per, (i + 1) * per)).map((d) => [d.x, d.y, d.width, d.height].map(Math.round));
+          const people = (p: Float32Array) => decodePeople(p.subarray(i * PEOPLE_OUTPUT, (i + 1) * PEOPLE_OUTPUT)).map((d) => [d.x, d.y, d.width, d.height].map(Math.round));
           expect(people(got.people!.data as Float32Array), `${id} people on ${name}`).toEqual(people(want[0]!));
         });
       } else if (id === "human/facemesh") {
