@@ -5,12 +5,11 @@
 // (the converted graphs take a batch), so a small face can be seen several times larger than in
 // the frame and the tiles cost one resize, not one per tile.
 import type { Box, Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
-import { convertedModelFile } from "./convert/index.ts";
 import { cropAround, iou, reachPast, reflect, squareTiles } from "./geometry.ts";
 import { cropToPlanes, resizeToPlanes } from "./resize-input.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
-import { createSession, inferencePool, inputArray, ort, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { inferencePool, inputArray, ort } from "./runtime/onnx.ts";
 
 export type BlazeKind = "human/blazeface-back" | "human/facemesh-detection-full";
 
@@ -55,7 +54,7 @@ const VIEWS_PER_TURN = 4;
 /** Runs drawn and not yet answered, at most, per inference thread: one running, one waiting. */
 const RUNS_IN_FLIGHT_PER_THREAD = 2;
 
-export class BlazeFaceModel extends Model<Session> {
+export class BlazeFaceModel extends OnnxModel {
   readonly role = "face-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
   readonly minConfidence: number;
@@ -73,13 +72,9 @@ export class BlazeFaceModel extends Model<Session> {
     return this.layout.input;
   }
 
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id));
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
+  protected get warmUpInput() {
     const n = this.layout.input;
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
+    return { name: "image", dims: [1, 3, n, n] };
   }
 
   /** Faces in the whole frame, padded to a square and seen at the model's input size. */

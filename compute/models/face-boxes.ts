@@ -6,13 +6,12 @@
 // The graph is converted without its padding, anchor generation, decoding and NMS
 // (compute/models/convert/human-models.ts); they are here.
 import type { Box, Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
-import { convertedModelFile } from "./convert/index.ts";
 import { FACEBOXES_ANCHORS, FACEBOXES_INPUT } from "./convert/human-models.ts";
 import { reachesPast, reachPast, squareTiles } from "./geometry.ts";
 import { detectInViews } from "./enlarged-views.ts";
 import { mosaicLook } from "./mosaic-look.ts";
-import { createSession, ort, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { ort } from "./runtime/onnx.ts";
 
 /** Per anchor [cy, cx, h, w] in input px, clipped to the view and back to centre form (as the graph decodes). */
 function anchors(): Float32Array {
@@ -46,21 +45,13 @@ function anchors(): Float32Array {
 /** rescore's mosaic: 4 x 4 cells of 256 px fill one input. */
 const MOSAIC = 4;
 
-export class FaceBoxesModel extends Model<Session> {
+export class FaceBoxesModel extends OnnxModel {
   readonly role = "face-detector";
+  protected readonly warmUpInput = { name: "image", dims: [1, 3, FACEBOXES_INPUT, FACEBOXES_INPUT] };
   private readonly anchors = anchors();
 
   constructor() {
     super("human/faceboxes");
-  }
-
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id));
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    const n = FACEBOXES_INPUT;
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
   }
 
   /** The views (input px) of a frame enlarged to sw x sh: squares of FACEBOXES_INPUT overlapping by a quarter. */

@@ -8,30 +8,22 @@
 // (face-evidence.ts, README "The last look"). One crop costs ~3 ms on one thread.
 import type { Box, Frame } from "../types.ts";
 import { yieldToEventLoop } from "../event-loop.ts";
-import { Model } from "./base.ts";
-import { convertedModelFile } from "./convert/index.ts";
 import { cropAround } from "./geometry.ts";
 import { cropToPlanes } from "./resize-input.ts";
-import { createSession, inputArray, ort, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { inputArray, ort } from "./runtime/onnx.ts";
 
 /** The graph's input side. */
 const INPUT = 192;
 /** Crops per session.run: 4 cost what 8 or 16 do a crop, and the runs' memory stays ~40 MB over two threads (8: ~70). */
 const BATCH = 4;
 
-export class FacePresenceModel extends Model<Session> {
+export class FacePresenceModel extends OnnxModel {
   readonly role = "face-detector";
+  protected readonly warmUpInput = { name: "image", dims: [1, 3, INPUT, INPUT] };
 
   constructor() {
     super("human/facemesh");
-  }
-
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id));
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * INPUT * INPUT), [1, 3, INPUT, INPUT]) });
   }
 
   /** Per box, the probability that a square crop `context` times its size, centred on it, holds a face (black past the frame's edges). */

@@ -6,12 +6,12 @@
 // rarely scores again (bench/face-recall.ts, README "Face detection"). The package's own JS needs
 // a browser runtime; the graph is all that is used, with the anchors and decoding here.
 import type { Box, Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
 import { squareTiles } from "./geometry.ts";
 import { detectInViews } from "./enlarged-views.ts";
 import { mosaicLook } from "./mosaic-look.ts";
+import { OnnxModel } from "./onnx-model.ts";
 import { packageFile } from "./runtime/package-file.ts";
-import { createSession, ort, type Session } from "./runtime/onnx.ts";
+import { ort } from "./runtime/onnx.ts";
 
 /** The graph's fixed input side. */
 export const RETINA_INPUT = 640;
@@ -26,20 +26,16 @@ const STRIDES: ReadonlyArray<readonly [number, readonly number[]]> = [
 /** rescore's mosaic: 4 x 4 cells of 160 px fill one input (a 14 px face on a 3x crop is 53 px there). */
 const MOSAIC = 4;
 
-export class RetinaFaceModel extends Model<Session> {
+export class RetinaFaceModel extends OnnxModel {
   readonly role = "face-detector";
+  protected readonly warmUpInput = { name: "data", dims: [1, 3, RETINA_INPUT, RETINA_INPUT] };
 
   constructor() {
     super("retinaface/mnet.25");
   }
 
-  protected async loadWeights(): Promise<Session> {
-    return createSession(packageFile("retinaface", "mnet.25_v2.onnx"));
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    const n = RETINA_INPUT;
-    await session.warmUp({ data: new ort.Tensor("float32", new Float32Array(3 * n * n), [1, 3, n, n]) });
+  protected modelFile(): string {
+    return packageFile("retinaface", "mnet.25_v2.onnx");
   }
 
   /** The views (input px) of a frame enlarged to sw x sh: squares of RETINA_INPUT overlapping by 15 % (a 16 px face is 2.5 % of one). */

@@ -4,13 +4,13 @@
 // partly hidden faces; the FaceDetector runs it on the whole frame and on candidates. The score
 // threshold, NMS and box mapping below are face-api's locateFaces, unchanged.
 import type { Box, Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
 import { INPUT_SIDE, squareInput } from "./face-api-input.ts";
 import { cropAround } from "./geometry.ts";
 import { cropToPlanes } from "./resize-input.ts";
 import { convertedModelFile, SSD_INT8 } from "./convert/index.ts";
 import { loadModelConfig, type OnnxProvider } from "../config.ts";
-import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 const SIDE = INPUT_SIDE.ssd;
 /** A candidate's cell in rescore's mosaic: 16 to a run. */
@@ -28,7 +28,7 @@ export function ssdPrecision(providers: readonly OnnxProvider[]): "int8" | "floa
   return providers[0] === "cpu" ? "int8" : "float32";
 }
 
-export class SsdFaceModel extends Model<Session> {
+export class SsdFaceModel extends OnnxModel {
   readonly role: string;
   /**
    * The detector's own threshold. A caller wanting more (FaceMeter scores faces down to 0.05)
@@ -38,24 +38,19 @@ export class SsdFaceModel extends Model<Session> {
    * leaving 0.05 behind).
    */
   readonly minConfidence = 0.6;
-  private readonly onnx: OnnxOptions;
   /** The network it runs: the caller's choice, else ssdPrecision's for its providers. */
   readonly precision: "int8" | "float32";
+  protected readonly warmUpInput = { name: "image", dims: [1, 3, SIDE, SIDE] };
 
   /** `role`: what /healthz lists it as ("face-identity" for the meter's float copy, models/index.ts). */
   constructor(onnx: OnnxOptions = {}, precision?: "int8" | "float32", role = "face-detector") {
-    super("face-api/ssd_mobilenetv1");
-    this.onnx = onnx;
+    super("face-api/ssd_mobilenetv1", onnx);
     this.precision = precision ?? ssdPrecision(onnx.providers ?? loadModelConfig().onnxProviders);
     this.role = role;
   }
 
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.precision === "int8" ? SSD_INT8 : this.id), this.onnx);
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * SIDE * SIDE), [1, 3, SIDE, SIDE]) });
+  protected modelFile(): Promise<string> {
+    return convertedModelFile(this.precision === "int8" ? SSD_INT8 : this.id);
   }
 
   /**

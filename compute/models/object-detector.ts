@@ -3,11 +3,10 @@
 // did (3x3 peak picking, top 100, boxes from the size head) is done here, then boxes are mapped
 // back to the frame and named.
 import type { Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
-import { convertedModelFile } from "./convert/index.ts";
 import { nms } from "./geometry.ts";
 import { resizeToPlanes } from "./resize-input.ts";
-import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 export { COCO_CLASSES, type CocoClass } from "../../schema/coco-classes.ts";
 import { COCO_CLASSES } from "../../schema/coco-classes.ts";
@@ -71,23 +70,14 @@ export function isPeak(map: Float32Array, base: number, grid: number, y: number,
   return true;
 }
 
-export class ObjectDetector extends Model<Session> {
+export class ObjectDetector extends OnnxModel {
   readonly role = "object-detector";
   /** Read-only: the instance is shared by every job of the process (see SsdFaceModel.minConfidence). */
   readonly minConfidence = 0.3;
-  private readonly onnx: OnnxOptions;
+  protected readonly warmUpInput = { name: "image", dims: [1, 3, INPUT, INPUT] };
 
   constructor(onnx: OnnxOptions = {}) {
-    super("human/centernet");
-    this.onnx = onnx;
-  }
-
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id), this.onnx);
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * INPUT * INPUT), [1, 3, INPUT, INPUT]) });
+    super("human/centernet", onnx);
   }
 
   /** The network's raw boxes (input pixels) for a frame. */

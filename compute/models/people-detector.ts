@@ -15,12 +15,11 @@
 // 0.3: 82 found, 6 on nobody; >= 0.4: 71, none). Their geometric mean from 0.4 (MIN_SCORE): 77
 // found, none on nobody.
 import type { Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
-import { convertedModelFile } from "./convert/index.ts";
 import { nms } from "./geometry.ts";
 import { isPeak } from "./object-detector.ts";
 import { cropToPlanes } from "./resize-input.ts";
-import { createSession, ort, type OnnxOptions, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { ort, type OnnxOptions } from "./runtime/onnx.ts";
 
 const INPUT = 256;
 /** The heads' grid: stride 4. */
@@ -73,21 +72,12 @@ export function decodePeople(out: Float32Array, minScore = MIN_SCORE): Detection
   return found;
 }
 
-export class PeopleDetector extends Model<Session> {
+export class PeopleDetector extends OnnxModel {
   readonly role = "person-detector";
-  private readonly onnx: OnnxOptions;
+  protected readonly warmUpInput = { name: "image", dims: [1, 3, INPUT, INPUT] };
 
   constructor(onnx: OnnxOptions = {}) {
-    super("human/movenet-multipose");
-    this.onnx = onnx;
-  }
-
-  protected async loadWeights(): Promise<Session> {
-    return createSession(await convertedModelFile(this.id), this.onnx);
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    await session.warmUp({ image: new ort.Tensor("float32", new Float32Array(3 * INPUT * INPUT), [1, 3, INPUT, INPUT]) });
+    super("human/movenet-multipose", onnx);
   }
 
   /** People in the frame, in frame pixels. */

