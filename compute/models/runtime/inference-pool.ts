@@ -39,7 +39,10 @@ export type PoolRequest =
 export type PoolReply =
   | { type: "ready" }
   | { type: "opened"; session: number; provider?: OnnxProvider; inputNames?: string[]; outputNames?: string[]; warning?: string; error?: string }
+  | { type: "released"; session: number }
   | { type: "ran"; call: number; outputs?: Array<[string, WireTensor]>; error?: string; inputs?: ArrayBuffer[] };
+
+type SessionReply = Extract<PoolReply, { type: "opened" | "released" }>;
 
 export type Feeds = Record<string, ort.Tensor>;
 export type Outputs = Record<string, ort.Tensor>;
@@ -102,7 +105,8 @@ export class InferencePool {
   readonly size: number;
   readonly #threads: Thread[] = [];
   readonly #opens = new Map<number, Omit<Extract<PoolRequest, { type: "open" }>, "type" | "session">>();
-  readonly #openReplies = new Map<string, { resolve: (reply: PoolReply & { type: "opened" }) => void }>();
+  /** Openings and releases in flight, by thread, kind and session: what close() waits for. */
+  readonly #sessionReplies = new Map<string, { resolve: (reply: SessionReply) => void }>();
   readonly #calls = new Map<number, Pending>();
   readonly #warned = new Set<string>();
   #nextThread = 0;
@@ -157,7 +161,7 @@ export class InferencePool {
       this.#calls.delete(call);
       pending.reject(err);
     }
-    for (const [key, open] of this.#openReplies) if (key.startsWith(`${thread.id}:`)) open.resolve({ type: "opened", session: -1, error: err.message });
+    for (const [key, pending] of this.#sessionReplies) if (key.startsWith(`${thread.id}:`)) pending.resolve({ type: "opened", session: -1, error: err.message });
     if (thread.answered) this.#threads[index] = this.#spawn();
     else {
       this.#broken ??= err;
@@ -174,8 +178,8 @@ export class InferencePool {
       return;
     }
     thread.answered = true;
-    if (reply.type === "opened") {
-      this.#openReplies.get(`${thread.id}:${reply.session}`)?.resolve(reply);
+    if (reply.type === "opened" || reply.type === "released") {
+      this.#sessionReplies.get(`${thread.id}:${reply.type}:${reply.session}`)?.resolve(reply);
       return;
     }
     const pending = this.#calls.get(reply.call);
@@ -193,12 +197,22 @@ export class InferencePool {
   }
 
   #openOn(thread: Thread, session: number, spec: Omit<Extract<PoolRequest, { type: "open" }>, "type" | "session">): Promise<PoolReply & { type: "opened" }> {
-    const key = `${thread.id}:${session}`;
-    const reply = new Promise<PoolReply & { type: "opened" }>((resolve) => this.#openReplies.set(key, { resolve }));
+    return this.#ask(thread, { type: "open", session, ...spec }) as Promise<PoolReply & { type: "opened" }>;
+  }
+
+  /**
+   * Sends a session's opening or release to a thread and waits for its answer, the thread held
+   * meanwhile. A release is waited for too: close() ending a thread inside ONNX Runtime's release
+   * aborted the process ("terminate called after throwing an instance of 'Napi::Error'", once in
+   * CI, test/compute/telemetry.test.ts's release then close).
+   */
+  #ask(thread: Thread, request: Extract<PoolRequest, { type: "open" | "release" }>): Promise<SessionReply> {
+    const key = `${thread.id}:${request.type === "open" ? "opened" : "released"}:${request.session}`;
+    const reply = new Promise<SessionReply>((resolve) => this.#sessionReplies.set(key, { resolve }));
     this.#hold(thread);
-    thread.worker.postMessage({ type: "open", session, ...spec } satisfies PoolRequest);
+    thread.worker.postMessage(request satisfies PoolRequest);
     return reply.then((r) => {
-      this.#openReplies.delete(key);
+      this.#sessionReplies.delete(key);
       this.#letGo(thread);
       return r;
     });
@@ -253,7 +267,7 @@ export class InferencePool {
       },
       release: async () => {
         this.#opens.delete(session);
-        for (const t of this.#threads) t.worker.postMessage({ type: "release", session } satisfies PoolRequest);
+        await Promise.all(this.#threads.map((t) => this.#ask(t, { type: "release", session })));
       },
     };
   }
@@ -292,7 +306,7 @@ export class InferencePool {
     this.#closed = true;
     this.#broken ??= new Error("The inference threads are closed.");
     const until = Date.now() + timeoutMs;
-    const busy = () => this.#calls.size > 0 || this.#openReplies.size > 0 || this.#starting();
+    const busy = () => this.#calls.size > 0 || this.#sessionReplies.size > 0 || this.#starting();
     while (busy() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
     const threads = this.#threads.splice(0); // ended on purpose: #replace starts no new one
     await Promise.all(threads.map((t) => t.worker.terminate()));

@@ -34,7 +34,12 @@ parentPort!.on("message", async (req: PoolRequest) => {
   if (req.type === "release") {
     const session = sessions.get(req.session);
     sessions.delete(req.session);
-    await (await session)?.release();
+    try {
+      await (await session)?.release();
+    } catch {
+      // Its opening failed (reported then): there is nothing to release.
+    }
+    post({ type: "released", session: req.session });
     return;
   }
   try {
