@@ -106,7 +106,7 @@ export class InferencePool {
   readonly #threads: Thread[] = [];
   readonly #opens = new Map<number, Omit<Extract<PoolRequest, { type: "open" }>, "type" | "session">>();
   /** Openings and releases in flight, by thread, kind and session: what close() waits for. */
-  readonly #sessionReplies = new Map<string, { resolve: (reply: SessionReply) => void }>();
+  readonly #sessionReplies = new Map<string, { resolve: (reply: SessionReply) => void; onDeath: (err: Error) => SessionReply }>();
   readonly #calls = new Map<number, Pending>();
   readonly #warned = new Set<string>();
   #nextThread = 0;
@@ -161,7 +161,8 @@ export class InferencePool {
       this.#calls.delete(call);
       pending.reject(err);
     }
-    for (const [key, pending] of this.#sessionReplies) if (key.startsWith(`${thread.id}:`)) pending.resolve({ type: "opened", session: -1, error: err.message });
+    // A dead thread's openings fail; its releases are done (it held nothing any more).
+    for (const [key, pending] of this.#sessionReplies) if (key.startsWith(`${thread.id}:`)) pending.resolve(pending.onDeath(err));
     if (thread.answered) this.#threads[index] = this.#spawn();
     else {
       this.#broken ??= err;
@@ -208,7 +209,9 @@ export class InferencePool {
    */
   #ask(thread: Thread, request: Extract<PoolRequest, { type: "open" | "release" }>): Promise<SessionReply> {
     const key = `${thread.id}:${request.type === "open" ? "opened" : "released"}:${request.session}`;
-    const reply = new Promise<SessionReply>((resolve) => this.#sessionReplies.set(key, { resolve }));
+    const { session } = request;
+    const onDeath = (err: Error): SessionReply => (request.type === "open" ? { type: "opened", session, error: err.message } : { type: "released", session });
+    const reply = new Promise<SessionReply>((resolve) => this.#sessionReplies.set(key, { resolve, onDeath }));
     this.#hold(thread);
     thread.worker.postMessage(request satisfies PoolRequest);
     return reply.then((r) => {

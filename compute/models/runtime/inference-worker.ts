@@ -35,11 +35,11 @@ parentPort!.on("message", async (req: PoolRequest) => {
     const session = sessions.get(req.session);
     sessions.delete(req.session);
     try {
-      await (await session)?.release();
-    } catch {
-      // Its opening failed (reported then): there is nothing to release.
+      // A session whose opening failed (reported then) has nothing to release.
+      await (await session?.catch(() => undefined))?.release();
+    } finally {
+      post({ type: "released", session: req.session });
     }
-    post({ type: "released", session: req.session });
     return;
   }
   try {
