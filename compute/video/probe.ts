@@ -5,6 +5,7 @@
 import { open, stat } from "node:fs/promises";
 import { ApiError } from "../../schema/errors.ts";
 import { checkContainerComplete } from "./container.ts";
+import { frameTiming } from "./frame-timing.ts";
 import { ffprobePath, runMediaTool } from "./ffmpeg.ts";
 import { probeLimits } from "./process-limits.ts";
 import { untrustedProbeInput } from "./sandbox.ts";
@@ -23,9 +24,17 @@ export interface VideoInfo {
   /** Size as stored in the stream, before rotation. */
   codedWidth: number;
   codedHeight: number;
-  /** Average frame rate of the video stream, exact. */
+  /**
+   * The rate frames are decoded and written at, exact: the stream's average rate, or for a
+   * variable-rate video the constant rate it is conformed to (frame-timing.ts).
+   */
   fps: Rational;
-  /** Frames in the video stream (container count, or counted packets when it has none). */
+  /**
+   * A variable-rate video: its frames are conformed to `fps` when decoded (repeated or dropped at
+   * their own times, frame-timing.ts), from its first frame to its last.
+   */
+  variableFrameRate: boolean;
+  /** Frames in the video stream (container count, or counted packets when it has none); for a variable-rate one, the conformed count. */
   frameCount: number;
   durationSeconds: number;
   /** Clockwise degrees the stored frames are turned for display (legacy `rotate` tag sense: a portrait phone clip is 90). */
@@ -74,6 +83,7 @@ interface FfprobeStream {
   height?: number;
   avg_frame_rate?: string;
   r_frame_rate?: string;
+  time_base?: string;
   nb_frames?: string;
   nb_read_packets?: string;
   duration?: string;
@@ -146,13 +156,18 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     parsed = JSON.parse(result.stdout) as FfprobeOutput;
     video = parsed.streams?.find((s) => s.index === video!.index) ?? video;
   }
-  const frameCount = Number(video.nb_frames) || Number(video.nb_read_packets) || 0;
+  let frameCount = Number(video.nb_frames) || Number(video.nb_read_packets) || 0;
   if (frameCount <= 0) throw new ApiError("corrupt_media", "The video stream has no frames.");
 
-  const fps = parseRational(video.avg_frame_rate) ?? parseRational(video.r_frame_rate);
-  if (!fps) throw new ApiError("corrupt_media", "The video stream has no frame rate.");
+  const average = parseRational(video.avg_frame_rate) ?? parseRational(video.r_frame_rate);
+  if (!average) throw new ApiError("corrupt_media", "The video stream has no frame rate.");
   const durationSeconds =
-    Number(video.duration) || Number(parsed.format?.duration) || (frameCount * fps.den) / fps.num;
+    Number(video.duration) || Number(parsed.format?.duration) || (frameCount * average.den) / average.num;
+  const timeBase = parseRational(video.time_base);
+  const timing = timeBase ? frameTiming(await packetTimes(path, video.index, signal), timeBase, average) : { variable: false as const };
+  const fps = timing.variable ? timing.rate : average;
+  // Conformed: a frame every step from the first frame's time through the last one's.
+  if (timing.variable) frameCount = Math.floor(((timing.span * timeBase!.num) / timeBase!.den) * (fps.num / fps.den) + 1e-6) + 1;
   const rotation = rotationOf(video);
   const swap = rotation === 90 || rotation === 270;
   const audio = parsed.streams?.find((s) => s.codec_type === "audio");
@@ -164,6 +179,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     codedWidth: width,
     codedHeight: height,
     fps,
+    variableFrameRate: timing.variable,
     frameCount,
     durationSeconds,
     rotation,
@@ -175,6 +191,16 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },
     sizeBytes: size,
   };
+}
+
+/** The video packets' presentation timestamps, in the stream's time base (demuxed only, not decoded). */
+async function packetTimes(path: string, stream: number, signal?: AbortSignal): Promise<number[]> {
+  const args = ["-v", "error", "-select_streams", `${stream}`, "-show_entries", "packet=pts", "-of", "csv=p=0", ...untrustedProbeInput(path)];
+  const result = await runMediaTool(ffprobePath(), args, signal, probeLimits());
+  signal?.throwIfAborted();
+  if (result.code !== 0) throw unreadable(result);
+  // One line a packet; "N/A" where a packet has no timestamp (skipped).
+  return result.stdout.split("\n").map((line) => /^-?\d+/.exec(line.trim())?.[0]).filter((t) => t !== undefined).map(Number);
 }
 
 /** A valid MP4/MOV of at most the media limits never needs more than the prober's limits: one that does is refused as corrupt. */

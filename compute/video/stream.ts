@@ -219,11 +219,17 @@ function decoderArgs(inputPath: string, info: VideoInfo): string[] {
     "-hide_banner", "-nostdin", "-v", "error",
     ...untrustedInput(inputPath),
     "-map", "0:v:0", "-an", "-sn", "-dn",
-    // Every decoded frame exactly once: no duplication or dropping to a nominal rate.
+    // Every decoded frame exactly once: no duplication or dropping to a nominal rate (but the fps
+    // filter's for a variable-rate video, below).
     "-vsync", "passthrough",
-    // ffmpeg's autorotate turns the frames upright before this filter. The explicit size
-    // guarantees the frame length the reader cuts by; the colour matrix follows the stream's tag.
-    "-vf", `scale=w=${info.width}:h=${info.height}:in_color_matrix=auto,format=rgb24`,
+    // ffmpeg's autorotate turns the frames upright before this filter. A variable-rate video is
+    // conformed to its constant rate first (frame-timing.ts), from its own first frame (the
+    // encoder's -itsoffset keeps a late start late). The explicit size guarantees the frame
+    // length the reader cuts by; the colour matrix follows the stream's tag.
+    "-vf", [
+      ...(info.variableFrameRate ? ["setpts=PTS-STARTPTS", `fps=${info.fps.num}/${info.fps.den}`] : []),
+      `scale=w=${info.width}:h=${info.height}:in_color_matrix=auto,format=rgb24`,
+    ].join(","),
     "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
   ];
 }

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "../../schema/errors.ts";
 import type { Frame } from "../../compute/types.ts";
 import { ffmpegPath, ffprobePath } from "../../compute/video/ffmpeg.ts";
+import { frameTiming } from "../../compute/video/frame-timing.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
@@ -202,6 +203,38 @@ describe("processVideo", () => {
     expect(info).toMatchObject({ width: 320, height: 180, frameCount: 25, hasAudio: false });
   });
 
+  it("keeps every frame of a variable-rate video at its own time: conformed to its steady rate, in sync with its audio", async () => {
+    // A phone that drops from 10 to 2 fps in the dark: frames at 0, 0.1, ..., 0.9, then 1.0, 1.5,
+    // 2.0 and 2.5 s, each as bright as its own time (16 + 60 t), 3 s of sound (the player holds the
+    // last frame while it plays on).
+    const vfr = join(dir, "vfr.mp4");
+    const times = [...Array.from({ length: 10 }, (_, i) => i / 10), 1, 1.5, 2, 2.5];
+    execFileSync(ffmpegPath(), [
+      "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=160x120:r=10:d=3,select='lt(t\\,1)+not(mod(n\\,5))',geq=lum='16+60*T':cb=128:cr=128",
+      "-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-fps_mode", "passthrough", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", vfr,
+    ]);
+    const input = await probeVideo(vfr);
+    // Conformed: a frame every 0.1 s from the first frame to the last (the last is shown for one step).
+    expect(input).toMatchObject({ variableFrameRate: true, fps: { num: 10, den: 1 }, frameCount: 26, hasAudio: true });
+    const sources = (await decodeFrames(vfr)).map((f) => meanRgb(f.data, f.width, 0, 0, f.width, f.height)[1]);
+    expect(sources).toHaveLength(times.length);
+
+    const out = join(dir, "vfr-out.mp4");
+    const result = await processVideo(vfr, out, { processor: async (f) => f });
+    expect(result.frames).toBe(26);
+    const info = await probeVideo(out);
+    expect(info).toMatchObject({ fps: { num: 10, den: 1 }, variableFrameRate: false, frameCount: 26, hasAudio: true });
+    expect(Math.abs(info.durationSeconds - 2.6)).toBeLessThanOrEqual(0.01);
+    const audio = ffprobeStreams(out).find((s) => s.codec_type === "audio")!;
+    expect(Math.abs(Number(audio.duration) - 3)).toBeLessThan(0.1);
+    // Output frame k, shown at k / 10 s, is the input frame on screen then (the last one shown by that time).
+    const shown = (await decodeFrames(out)).map((f) => meanRgb(f.data, f.width, 0, 0, f.width, f.height)[1]);
+    for (const [k, level] of shown.entries()) {
+      const source = times.findLastIndex((t) => t <= k / 10 + 1e-6);
+      expect(Math.abs(level - sources[source]!), `frame ${k}`).toBeLessThan(3);
+    }
+  });
+
   it("refuses a video over the limits with media_too_large", async () => {
     await expect(
       processVideo(clip, join(dir, "never.mp4"), { processor: async (f) => f, limits: { maxBytes: 1e9, maxDurationSeconds: 2, maxLongSide: 4000, maxShortSide: 4000, maxFps: 120 } }),
@@ -295,5 +328,22 @@ describe("processVideo failures leave nothing behind", () => {
     const text = join(dir, "notes.mp4");
     await writeFile(text, "just some text, not a video at all");
     await expect(processVideo(text, join(dir, "notes-out.mp4"), { processor: async (f) => f })).rejects.toMatchObject({ code: "unsupported_media_format" });
+  });
+});
+
+describe("frameTiming", () => {
+  const tb = (den: number) => ({ num: 1, den });
+  it("leaves constant-rate timestamps alone, QuickTime's 29.97 in a timescale of 600 (steps of 20 and 21) included", () => {
+    expect(frameTiming(Array.from({ length: 300 }, (_, i) => i * 512), tb(15360), { num: 30, den: 1 })).toEqual({ variable: false });
+    const quickTime = Array.from({ length: 300 }, (_, i) => Math.round((i * 600 * 1001) / 30000));
+    expect(frameTiming(quickTime, tb(600), { num: 30000, den: 1001 })).toEqual({ variable: false });
+    // B-frames: packets come in decoding order.
+    expect(frameTiming([0, 3, 1, 2, 6, 4, 5], tb(25), { num: 25, den: 1 })).toEqual({ variable: false });
+  });
+  it("conforms a video whose frames a constant rate would move by more than half a frame, at its typical step", () => {
+    // 29.97 fps, then a second at 15 fps (every other frame missing), then 29.97 again.
+    const steps = [...Array(60).fill(3003), ...Array(15).fill(6006), ...Array(60).fill(3003)];
+    const pts = steps.reduce<number[]>((all, d) => [...all, all.at(-1)! + d], [0]);
+    expect(frameTiming(pts, tb(90000), { num: 136, den: 5 })).toEqual({ variable: true, rate: { num: 30000, den: 1001 }, span: pts.at(-1) });
   });
 });
