@@ -286,6 +286,18 @@ describe("Tracker", () => {
     expect(bare).toEqual([]);
   });
 
+  it("goes on covering the other story's face when it is found again in the run that settles the story", () => {
+    // As above, and B is found again on frame 4 beside C: B is a face of its own (seen twice,
+    // still) and its track goes on. Ended with the story before its own match was applied, B was
+    // bare from frame 5 on.
+    const W = 1280, H = 720;
+    const a: Box = { x: 600, y: 300, width: 16, height: 16 }, b: Box = { ...a, x: 628 }, c: Box = { ...a, x: 656 };
+    const frames = Array.from({ length: 12 }, (_, i) => (i % 2 ? null : [...(i === 0 ? [det(a)] : []), ...(i === 2 || i === 4 ? [det(b)] : []), ...(i === 4 ? [det(c)] : [])]));
+    const coverage = run(new Tracker({ frameWidth: W, frameHeight: H, lookahead: 8 }), frames);
+    const bare = coverage.filter((f) => !f.boxes.some((box) => contains(box, b))).map((f) => f.index);
+    expect(bare).toEqual([]);
+  });
+
   it("covers a predicted face cut by the frame's edge with a wider margin than one inside it", () => {
     // Detected in frame 0, predicted (not detected) in frame 1: still, so the box stays where it was.
     const coverAt = (y: number) => run(new Tracker({ frameWidth: 200, frameHeight: 200 }), [[det({ x: 80, y, width: 30, height: 30 })], []]);
