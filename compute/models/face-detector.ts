@@ -313,10 +313,14 @@ export class FaceDetector {
     await Promise.all([this.ssd?.load(), this.blaze?.load(), this.verifier?.load(), this.boxes?.load(), this.retina?.load(), this.presence?.load()]);
   }
 
-  /** A tile side of at least `side` px, grown until there are at most `max` tiles. */
+  /**
+   * A tile side of at least `side` px, grown until there are at most `max` tiles, or until it
+   * reaches the frame's short side: tiles are never taller than the frame, so past it a banner
+   * (4000x40) keeps its number of tiles however large the side grows (it looped forever).
+   */
   private tileSide(width: number, height: number, side: number, max: number): number {
     let s = side;
-    while (squareTiles(width, height, s).length > max) s = Math.round(s * 1.25);
+    while (s < Math.min(width, height) && squareTiles(width, height, s).length > max) s = Math.round(s * 1.25);
     return s;
   }
 

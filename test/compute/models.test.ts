@@ -1,6 +1,7 @@
 // The models layer on real photos: every model loads from node_modules, loads once under
 // concurrency, and finds what is in the picture. Face recall/precision is measured here against
 // the hand-counted faces of test/fixtures/photos/faces.json and printed.
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createFaceDetector, createModels, type Models } from "../../compute/models/index.ts";
 import { loadModelConfig } from "../../compute/config.ts";
@@ -134,6 +135,16 @@ describe("FaceDetector", () => {
     for (const i of [0, 12, 54]) {
       const found = await models.faces.detect(cat.frames[i]!);
       expect(found.filter((d) => d.width > 300), `frame ${i}`).toEqual([]);
+    }
+  });
+
+  it("answers for a banner, a sliver and a single pixel (4000x40 looped forever: tiles never outgrow the frame's short side)", async () => {
+    const astro = await loadPhoto("astronaut.png");
+    for (const [width, height] of [[4000, 40], [40, 4000], [1, 1]]) {
+      const { data, info } = await sharp(astro.data, { raw: { width: astro.width, height: astro.height, channels: astro.channels } })
+        .resize(width, height, { fit: "fill" }).raw().toBuffer({ resolveWithObject: true });
+      const found = await models.faces.detect({ data, width: info.width, height: info.height, channels: 3 });
+      expect(found.every((d) => d.x >= 0 && d.y >= 0 && d.x + d.width <= width && d.y + d.height <= height), `${width}x${height}`).toBe(true);
     }
   });
 
