@@ -11,7 +11,7 @@
 // then cover it for up to a second before that (privacy first).
 import { DEFAULT_DETECTION_THRESHOLD, type DetectionBox, type DetectionControls, type DetectionsDoc, type TrackedDetectionBox } from "../../schema/api/detections.ts";
 import type { Box, Detection, Frame } from "../types.ts";
-import type { Rational } from "../video/probe.ts";
+import type { Rational } from "../video/rational.ts";
 import type { FrameCoverage } from "../video/tracker.ts";
 
 type Size = Pick<Frame, "width" | "height">;

@@ -5,10 +5,10 @@
 // of the audio by seconds. Such a video is conformed instead: decoded to a constant rate, a frame
 // repeated while the scene held it and dropped where two fall into one step (ffmpeg's fps filter),
 // so every frame shows at its own time and sound stays in sync.
-import type { Rational } from "./probe.ts";
+import { reduced, type Rational } from "./rational.ts";
 
-/** `span`: from the first frame's time to the last one's, in time-base units. */
-export type FrameTiming = { variable: false } | { variable: true; rate: Rational; span: number };
+/** `frames`: the conformed count, a frame every step from the first frame's time through the last one's. */
+export type FrameTiming = { variable: false } | { variable: true; rate: Rational; frames: number };
 
 /**
  * Variable when re-timing every frame at the average rate would move one by more than half a
@@ -29,13 +29,8 @@ export function frameTiming(pts: readonly number[], timeBase: Rational, average:
   const steps = times.slice(1).map((t, i) => t - times[i]!).filter((d) => d > 0).sort((a, b) => a - b);
   const median = steps[Math.floor(steps.length / 2)]!;
   // rate = 1 / (median * timeBase), exact: 3003 ticks of 1/90000 is 30000/1001.
-  const typical = reduce({ num: timeBase.den, den: median * timeBase.num });
+  const typical = reduced(timeBase.den, median * timeBase.num);
   const rate = typical.num / typical.den >= average.num / average.den ? typical : average;
-  return { variable: true, rate, span };
-}
-
-function reduce({ num, den }: Rational): Rational {
-  let [a, b] = [num, den];
-  while (b) [a, b] = [b, a % b];
-  return { num: num / a, den: den / a };
+  const spanSeconds = (span * timeBase.num) / timeBase.den;
+  return { variable: true, rate, frames: Math.floor((spanSeconds * rate.num) / rate.den + 1e-6) + 1 };
 }

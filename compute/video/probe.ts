@@ -6,16 +6,11 @@ import { open, stat } from "node:fs/promises";
 import { ApiError } from "../../schema/errors.ts";
 import { checkContainerComplete } from "./container.ts";
 import { frameTiming } from "./frame-timing.ts";
+import { parseRational, type Rational } from "./rational.ts";
 import { ffprobePath, runMediaTool } from "./ffmpeg.ts";
 import { probeLimits } from "./process-limits.ts";
 import { untrustedProbeInput } from "./sandbox.ts";
 import type { BrokenLimit } from "./sandbox.ts";
-
-/** An exact frame rate: 30000/1001 stays 30000/1001, not 29.97. */
-export interface Rational {
-  num: number;
-  den: number;
-}
 
 export interface VideoInfo {
   /** Display size: the size of the upright frames the pipeline hands to processors. */
@@ -99,21 +94,6 @@ interface FfprobeOutput {
   format?: { format_name?: string; duration?: string; start_time?: string; size?: string };
 }
 
-export function parseRational(text: string | undefined): Rational | null {
-  if (!text) return null;
-  const [a, b = "1"] = text.split("/");
-  const num = Number(a);
-  const den = Number(b);
-  if (!Number.isFinite(num) || !Number.isFinite(den) || num <= 0 || den <= 0) return null;
-  const g = gcd(num, den);
-  return { num: num / g, den: den / g };
-}
-
-function gcd(a: number, b: number): number {
-  while (b) [a, b] = [b, a % b];
-  return a;
-}
-
 /** The display rotation, from the display matrix (counter-clockwise in ffprobe) or the old tag. */
 function rotationOf(stream: FfprobeStream): 0 | 90 | 180 | 270 {
   const matrix = stream.side_data_list?.find((d) => typeof d.rotation === "number");
@@ -166,8 +146,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   const timeBase = parseRational(video.time_base);
   const timing = timeBase ? frameTiming(await packetTimes(path, video.index, signal), timeBase, average) : { variable: false as const };
   const fps = timing.variable ? timing.rate : average;
-  // Conformed: a frame every step from the first frame's time through the last one's.
-  if (timing.variable) frameCount = Math.floor(((timing.span * timeBase!.num) / timeBase!.den) * (fps.num / fps.den) + 1e-6) + 1;
+  if (timing.variable) frameCount = timing.frames;
   const rotation = rotationOf(video);
   const swap = rotation === 90 || rotation === 270;
   const audio = parsed.streams?.find((s) => s.codec_type === "audio");

@@ -477,7 +477,8 @@ export class Tracker {
    * the second says its face did move: the other story's tracks (the copy and the detection's
    * face), unless found since or in this same run, end once the run's matches are applied (ended
    * before, a face of the other story found beside the third was bare from then on: the oracle on
-   * pan-crowd 73 -> 67 frames showing a face of 20 px or more, on pan-crowd-2 61 -> 36). What they covered before this frame stays: in a row of faces
+   * pan-crowd 73 -> 67 frames showing a face of 20 px or more, on pan-crowd-2 61 -> 36). What
+   * they covered before this frame stays: in a row of faces
    * evenly spaced the face after next lies where a velocity made up of two neighbours puts it, so
    * in a crowd the third sighting is often a third face, and the other story's faces were bare
    * wherever their boxes were taken back (bench/video-leaks.ts pan-crowd, the same detections

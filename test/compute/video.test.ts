@@ -361,6 +361,7 @@ describe("frameTiming", () => {
     // 29.97 fps, then a second at 15 fps (every other frame missing), then 29.97 again.
     const steps = [...Array(60).fill(3003), ...Array(15).fill(6006), ...Array(60).fill(3003)];
     const pts = steps.reduce<number[]>((all, d) => [...all, all.at(-1)! + d], [0]);
-    expect(frameTiming(pts, tb(90000), { num: 136, den: 5 })).toEqual({ variable: true, rate: { num: 30000, den: 1001 }, span: pts.at(-1) });
+    // 5.005 s from the first frame to the last: 150 steps of 1001/30000 s, 151 frames.
+    expect(frameTiming(pts, tb(90000), { num: 136, den: 5 })).toEqual({ variable: true, rate: { num: 30000, den: 1001 }, frames: 151 });
   });
 });
