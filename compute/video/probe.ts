@@ -44,6 +44,11 @@ export interface VideoInfo {
   videoStartSeconds: number;
   sampleAspectRatio: Rational;
   sizeBytes: number;
+  /**
+   * The container's index of the video stream processed (ffmpeg's `-map 0:N`): the first video
+   * stream that is not a cover picture, which a file may list before its video.
+   */
+  videoStream: number;
 }
 
 /** ISO-BMFF / QuickTime top-level box types a file may start with. */
@@ -169,6 +174,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     videoStartSeconds: Math.max(0, videoStart - formatStart),
     sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },
     sizeBytes: size,
+    videoStream: video.index,
   };
 }
 

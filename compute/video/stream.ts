@@ -218,7 +218,7 @@ function decoderArgs(inputPath: string, info: VideoInfo): string[] {
   return [
     "-hide_banner", "-nostdin", "-v", "error",
     ...untrustedInput(inputPath),
-    "-map", "0:v:0", "-an", "-sn", "-dn",
+    "-map", `0:${info.videoStream}`, "-an", "-sn", "-dn",
     // Every decoded frame exactly once: no duplication or dropping to a nominal rate (but the fps
     // filter's for a variable-rate video, below).
     "-vsync", "passthrough",

@@ -14,7 +14,7 @@ import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
-import { makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
+import { makeCoverFirstVideo, makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { descendantProcesses } from "./processes.ts";
 import { bufferPsnr } from "../fixtures/psnr.ts";
 
@@ -250,6 +250,19 @@ describe("processVideo", () => {
     const [a, b] = await Promise.all([decodeFrames(input), decodeFrames(out)]);
     // The same pictures (testsrc2's sharp colour edges through 4:2:0 at CRF 20: 27-29 dB from 10-bit or 4:4:4; a wrong decode is under 15).
     expect(Math.min(...a.map((f, i) => bufferPsnr(f.data, b[i]!.data)))).toBeGreaterThan(25);
+  });
+
+  it("processes the video, not a cover picture the file lists before it", async () => {
+    const covered = await makeCoverFirstVideo(clip, join(dir, "cover-first.mp4"));
+    const streams = ffprobeStreams(covered);
+    expect(streams[0]).toMatchObject({ codec_name: "png", width: 200, disposition: { attached_pic: 1 } });
+    expect(await probeVideo(covered)).toMatchObject({ width: 640, height: 360, frameCount: 125, videoStream: 1 });
+    const out = join(dir, "cover-first-out.mp4");
+    const result = await processVideo(covered, out, { processor: async (f) => f });
+    expect(result.frames).toBe(125);
+    expect(await probeVideo(out)).toMatchObject({ width: 640, height: 360, frameCount: 125, hasAudio: true });
+    const [a, b] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
+    expect(Math.min(...a.map((f, i) => bufferPsnr(f.data, b[i]!.data)))).toBeGreaterThan(30);
   });
 
   it("refuses a video over the limits with media_too_large", async () => {
