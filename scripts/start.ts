@@ -1,8 +1,8 @@
 // npm start: the whole service on its embedded local stack. Applies the D1 migrations, starts
-// COMPUTE_INSTANCES compute processes (each supervised: restarted with backoff when it dies) and
-// the Worker (wrangler dev: real workerd with local D1, R2, Durable Objects and Queues), waits
-// until they answer, fires the Worker's cron trigger on its schedule (wrangler dev does not), then
-// prints where to go.
+// COMPUTE_INSTANCES compute processes (each supervised: restarted with backoff when it dies or
+// stops answering /healthz) and the Worker (wrangler dev: real workerd with local D1, R2, Durable
+// Objects and Queues), waits until they answer, fires the Worker's cron trigger on its schedule
+// (wrangler dev does not), then prints where to go.
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
@@ -104,7 +104,7 @@ try {
       stack.computePids[i] = child.pid ?? 0;
       if (ready) void writeFile(stackFile(), JSON.stringify(stack), { mode: 0o600 });
       return child;
-    });
+    }, undefined, { url: `${computeUrls[i]}/healthz` });
     supervisors.push(supervisor);
     return supervisor.run();
   });
