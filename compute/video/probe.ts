@@ -85,7 +85,6 @@ interface FfprobeStream {
   r_frame_rate?: string;
   time_base?: string;
   nb_frames?: string;
-  nb_read_packets?: string;
   duration?: string;
   start_time?: string;
   sample_aspect_ratio?: string;
@@ -118,15 +117,11 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   const container = await sniffContainer(path);
   await checkContainerComplete(path);
   const { size } = await stat(path);
-  const run = (extra: string[]) =>
-    runMediaTool(ffprobePath(), ["-v", "error", ...extra, "-show_streams", "-show_format", "-of", "json", ...untrustedProbeInput(path)], signal, probeLimits());
-  let result = await run([]);
+  const result = await runMediaTool(ffprobePath(), ["-v", "error", "-show_streams", "-show_format", "-of", "json", ...untrustedProbeInput(path)], signal, probeLimits());
   signal?.throwIfAborted();
   if (result.code !== 0) throw unreadable(result);
-  let parsed = JSON.parse(result.stdout) as FfprobeOutput;
-  const findVideo = (p: FfprobeOutput) =>
-    p.streams?.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
-  let video = findVideo(parsed);
+  const parsed = JSON.parse(result.stdout) as FfprobeOutput;
+  const video = parsed.streams?.find((s) => s.codec_type === "video" && !s.disposition?.attached_pic);
   if (!video) throw new ApiError("unsupported_media_format", "The file has no video stream.");
   if (!video.codec_name || video.codec_name === "none") {
     throw new ApiError("unsupported_media_format", "The video codec is not supported.");
@@ -134,14 +129,12 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   if (!video.width || !video.height) throw new ApiError("corrupt_media", "The video stream has no frame size.");
   const { width, height, codec_name: codec } = video;
 
-  if (!video.nb_frames || Number(video.nb_frames) <= 0) {
-    // Some muxers leave the count out; counting packets only demuxes (no decoding), so it is cheap.
-    result = await run(["-count_packets", "-select_streams", `${video.index}`]);
-    if (result.code !== 0) throw unreadable(result);
-    parsed = JSON.parse(result.stdout) as FfprobeOutput;
-    video = parsed.streams?.find((s) => s.index === video!.index) ?? video;
-  }
-  let frameCount = Number(video.nb_frames) || Number(video.nb_read_packets) || 0;
+  // The frames are the container's count (the packet count where a muxer left it out), less the
+  // packets an edit list leaves out (a clip trimmed without re-encoding keeps the frames before and
+  // after its cut, which the decoder drops). The header's count, not the packets read, so a file
+  // cut short still falls short of it when decoded.
+  const packets = await videoPackets(path, video.index, signal);
+  let frameCount = (Number(video.nb_frames) || packets.total) - packets.discarded;
   if (frameCount <= 0) throw new ApiError("corrupt_media", "The video stream has no frames.");
 
   const average = parseRational(video.avg_frame_rate) ?? parseRational(video.r_frame_rate);
@@ -149,7 +142,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   const durationSeconds =
     Number(video.duration) || Number(parsed.format?.duration) || (frameCount * average.den) / average.num;
   const timeBase = parseRational(video.time_base);
-  const timing = timeBase ? frameTiming(await packetTimes(path, video.index, signal), timeBase, average) : { variable: false as const };
+  const timing = timeBase ? frameTiming(packets.times, timeBase, average) : { variable: false as const };
   const fps = timing.variable ? timing.rate : average;
   if (timing.variable) frameCount = timing.frames;
   const rotation = rotationOf(video);
@@ -178,14 +171,25 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   };
 }
 
-/** The video packets' presentation timestamps, in the stream's time base (demuxed only, not decoded). */
-async function packetTimes(path: string, stream: number, signal?: AbortSignal): Promise<number[]> {
-  const args = ["-v", "error", "-select_streams", `${stream}`, "-show_entries", "packet=pts", "-of", "csv=p=0", ...untrustedProbeInput(path)];
+/**
+ * The video stream's packets, demuxed only (not decoded): how many, how many an edit list discards,
+ * and the presentation timestamps of those shown, in the stream's time base.
+ */
+async function videoPackets(path: string, stream: number, signal?: AbortSignal): Promise<{ total: number; discarded: number; times: number[] }> {
+  const args = ["-v", "error", "-select_streams", `${stream}`, "-show_entries", "packet=pts,flags", "-of", "csv=p=0", ...untrustedProbeInput(path)];
   const result = await runMediaTool(ffprobePath(), args, signal, probeLimits());
   signal?.throwIfAborted();
   if (result.code !== 0) throw unreadable(result);
-  // One line a packet; "N/A" where a packet has no timestamp (skipped).
-  return result.stdout.split("\n").map((line) => /^-?\d+/.exec(line.trim())?.[0]).filter((t) => t !== undefined).map(Number);
+  // One line a packet, "pts,flags": pts "N/A" where a packet has none; flags "K_", "__", "KD": D discarded.
+  const packets = { total: 0, discarded: 0, times: [] as number[] };
+  for (const line of result.stdout.split("\n")) {
+    const [pts, flags] = line.trim().split(",");
+    if (flags === undefined) continue;
+    packets.total++;
+    if (flags.includes("D")) packets.discarded++;
+    else if (/^-?\d+$/.test(pts!)) packets.times.push(Number(pts));
+  }
+  return packets;
 }
 
 /** A valid MP4/MOV of at most the media limits never needs more than the prober's limits: one that does is refused as corrupt. */

@@ -252,6 +252,22 @@ describe("processVideo", () => {
     expect(Math.min(...a.map((f, i) => bufferPsnr(f.data, b[i]!.data)))).toBeGreaterThan(25);
   });
 
+  it("processes a clip trimmed without re-encoding: the frames its edit list shows, not those before the cut", async () => {
+    // `ffmpeg -ss 2 -i clip -c copy` keeps the packets from the keyframe before 2 s (frame 0 here)
+    // and an edit list that starts the clip at 2 s: 125 packets in the container, 75 frames shown.
+    const trimmed = join(dir, "trimmed.mp4");
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-ss", "2", "-i", clip, "-c", "copy", trimmed]);
+    expect(ffprobeStreams(trimmed).find((s) => s.codec_type === "video")).toMatchObject({ nb_frames: "125" });
+    expect(await probeVideo(trimmed)).toMatchObject({ frameCount: 75, variableFrameRate: false });
+    const out = join(dir, "trimmed-out.mp4");
+    const result = await processVideo(trimmed, out, { processor: async (f) => f });
+    expect(result.frames).toBe(75);
+    expect(await probeVideo(out)).toMatchObject({ frameCount: 75, durationSeconds: 3, hasAudio: true });
+    const [source, output] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
+    expect(bufferPsnr(output[0]!.data, source[50]!.data)).toBeGreaterThan(30);
+    expect(bufferPsnr(output[74]!.data, source[124]!.data)).toBeGreaterThan(30);
+  });
+
   it("processes the video, not a cover picture the file lists before it", async () => {
     const covered = await makeCoverFirstVideo(clip, join(dir, "cover-first.mp4"));
     const streams = ffprobeStreams(covered);
