@@ -129,12 +129,12 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   if (!video.width || !video.height) throw new ApiError("corrupt_media", "The video stream has no frame size.");
   const { width, height, codec_name: codec } = video;
 
-  // The frames are the container's count (the packet count where a muxer left it out), less the
-  // packets an edit list leaves out (a clip trimmed without re-encoding keeps the frames before and
-  // after its cut, which the decoder drops). The header's count, not the packets read, so a file
-  // cut short still falls short of it when decoded.
+  // The frames are the packets shown: an edit list (a clip trimmed without re-encoding, or cut in
+  // the middle) makes the demuxer hand over the packets before each cut to decode from, marked to be
+  // discarded, and the container's count (nb_frames) counts them. Packets the header lists but the
+  // file lacks count as frames, so a file cut short still falls short when decoded.
   const packets = await videoPackets(path, video.index, signal);
-  let frameCount = (Number(video.nb_frames) || packets.total) - packets.discarded;
+  let frameCount = packets.total - packets.discarded + Math.max(0, (Number(video.nb_frames) || 0) - packets.total);
   if (frameCount <= 0) throw new ApiError("corrupt_media", "The video stream has no frames.");
 
   const average = parseRational(video.avg_frame_rate) ?? parseRational(video.r_frame_rate);

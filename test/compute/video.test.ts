@@ -14,7 +14,7 @@ import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
-import { makeCoverFirstVideo, makeGarbledVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
+import { makeCoverFirstVideo, makeGarbledVideo, makeMiddleCutVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { descendantProcesses } from "./processes.ts";
 import { bufferPsnr } from "../fixtures/psnr.ts";
 
@@ -266,6 +266,35 @@ describe("processVideo", () => {
     const [source, output] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
     expect(bufferPsnr(output[0]!.data, source[50]!.data)).toBeGreaterThan(30);
     expect(bufferPsnr(output[74]!.data, source[124]!.data)).toBeGreaterThan(30);
+  });
+
+  it("processes a clip with a stretch cut out by its edit list: the frames either side of the cut", async () => {
+    // The demuxer hands over the packets from the keyframe before each shown stretch (300 here for
+    // 125 in the container), those not shown marked discarded.
+    const plain = join(dir, "header-last.mp4");
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-i", clip, "-c", "copy", plain]);
+    const cut = await makeMiddleCutVideo(plain, join(dir, "middle-cut.mp4"), 1, 3);
+    const info = await probeVideo(cut);
+    // 1 s + 2 s at 25 fps; the join may hold a frame for a step or two.
+    expect(info.frameCount).toBeGreaterThanOrEqual(75);
+    expect(info.frameCount).toBeLessThanOrEqual(77);
+    const out = join(dir, "middle-cut-out.mp4");
+    const result = await processVideo(cut, out, { processor: async (f) => f });
+    expect(result.frames).toBe(info.frameCount);
+    const [source, output] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
+    // The source frame most like it (absolute difference over every 31st byte).
+    const difference = (a: Buffer, b: Buffer) => {
+      let sum = 0;
+      for (let i = 0; i < a.length; i += 31) sum += Math.abs(a[i]! - b[i]!);
+      return sum;
+    };
+    const closest = (frame: { data: Buffer }) => {
+      const differences = source.map((f) => difference(frame.data, f.data));
+      return differences.indexOf(Math.min(...differences));
+    };
+    // Each output frame is the source frame it shows: 0-24, then 75-124 (a frame held at the join).
+    const shown = output.map((f) => closest(f));
+    expect(shown.filter((k, i) => k !== shown[i - 1])).toEqual([...Array.from({ length: 25 }, (_, k) => k), ...Array.from({ length: 50 }, (_, k) => 75 + k)]);
   });
 
   it("processes the video, not a cover picture the file lists before it", async () => {
