@@ -5,7 +5,8 @@
 // 8-bit sRGB with EXIF orientation applied. PNG/JPEG/WEBP go through sharp (libvips); HEIC through
 // heic-decode (libheif compiled to wasm, shipped in the npm package), because sharp's prebuilt
 // libvips has no HEVC decoder. libheif applies HEIF's own rotation/mirror properties (irot/imir);
-// the HEIF spec says those, not the EXIF Orientation tag, define a HEIC's orientation.
+// the HEIF spec says those, not the EXIF Orientation tag, define a HEIC's orientation. A HEIC's
+// ICC profile (an iPhone's Display P3) is applied by libvips after libheif's decode.
 //
 // Encode: the input's format is kept; HEIC comes back as JPEG (no HEVC encoder ships in a
 // registry package, and every client displays JPEG); an image with real transparency whose
@@ -14,6 +15,7 @@
 // Output carries NO metadata at all: we encode from raw pixels, so no EXIF (GPS, camera serial,
 // timestamps), XMP, IPTC or ICC profile can be copied over; pixels are sRGB.
 
+import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
 import decodeHeic from "heic-decode";
 import type { Frame } from "../types.ts";
@@ -147,17 +149,67 @@ async function decodeHeicFrame(bytes: Uint8Array): Promise<Frame> {
         break;
       }
     }
-    if (!opaque) return { data: Buffer.from(rgba), width, height, channels: 4 };
-    const rgb = Buffer.allocUnsafe(width * height * 3);
-    for (let p = 0, i = 0, j = 0; p < width * height; p++, i += 4, j += 3) {
-      rgb[j] = rgba[i];
-      rgb[j + 1] = rgba[i + 1];
-      rgb[j + 2] = rgba[i + 2];
+    let frame: Frame;
+    if (!opaque) frame = { data: Buffer.from(rgba), width, height, channels: 4 };
+    else {
+      const rgb = Buffer.allocUnsafe(width * height * 3);
+      for (let p = 0, i = 0, j = 0; p < width * height; p++, i += 4, j += 3) {
+        rgb[j] = rgba[i];
+        rgb[j + 1] = rgba[i + 1];
+        rgb[j + 2] = rgba[i + 2];
+      }
+      frame = { data: rgb, width, height, channels: 3 };
     }
-    return { data: rgb, width, height, channels: 3 };
+    const icc = await heicIccProfile(bytes);
+    return icc ? await profiledToSrgb(frame, icc) : frame;
   } finally {
     images.dispose();
   }
+}
+
+/**
+ * The HEIC's ICC profile (an iPhone's Display P3), read by libvips from the file's colour box
+ * without decoding; libheif hands over the pixels in that space, unconverted. None when the file
+ * has none or libvips cannot parse it: the pixels are then taken as sRGB, as before.
+ */
+async function heicIccProfile(bytes: Uint8Array): Promise<Buffer | undefined> {
+  try {
+    return (await sharp(bytes).metadata()).icc;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Pixels in the colour space `icc` describes, converted to sRGB by libvips (lcms2), as a JPEG's or
+ * PNG's are on decode. libvips takes a profile only with an image file, so the pixels go through
+ * an uncompressed PNG carrying the profile. A profile lcms cannot use leaves the pixels as they are.
+ */
+async function profiledToSrgb(frame: Frame, icc: Buffer): Promise<Frame> {
+  const { width, height, channels } = frame;
+  const png = await sharp(frame.data, { raw: { width, height, channels } }).png({ compressionLevel: 0, adaptiveFiltering: false }).toBuffer();
+  try {
+    const { data, info } = await sharp(withIccChunk(png, icc), { limitInputPixels: MAX_IMAGE_PIXELS, failOn: "error" })
+      .toColourspace("srgb")
+      .raw({ depth: "uchar" })
+      .toBuffer({ resolveWithObject: true });
+    if (info.width !== width || info.height !== height || info.channels !== channels) return frame;
+    return { data, width, height, channels };
+  } catch {
+    return frame;
+  }
+}
+
+/** The PNG with an iCCP chunk (named "icc", deflated) right after its IHDR, where the PNG spec puts it. */
+function withIccChunk(png: Buffer, icc: Buffer): Buffer {
+  const afterHeader = 8 + 12 + png.readUInt32BE(8); // signature, then IHDR: length, type, data, CRC
+  const data = Buffer.concat([Buffer.from("icc\0\0", "latin1"), deflateSync(icc)]);
+  const chunk = Buffer.alloc(12 + data.length);
+  chunk.writeUInt32BE(data.length, 0);
+  chunk.write("iCCP", 4, "latin1");
+  data.copy(chunk, 8);
+  chunk.writeUInt32BE(crc32(chunk.subarray(4, 8 + data.length)), 8 + data.length);
+  return Buffer.concat([png.subarray(0, afterHeader), chunk, png.subarray(afterHeader)]);
 }
 
 function hasTransparency(frame: Frame): boolean {

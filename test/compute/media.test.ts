@@ -148,6 +148,20 @@ describe("decodeImage", () => {
     expect(Math.abs(alpha.frame.data[3] - 153)).toBeLessThan(8); // alpha 0.6
   });
 
+  it("converts a HEIC's Display P3 (an iPhone's ICC profile) to sRGB, as JPEG and PNG are", async () => {
+    // coffee-p3.heic: the coffee photo at 192x128 converted to Display P3 and tagged so. Taken as
+    // sRGB its colours would shift (the red cup: mean red 158 -> 149, blue 51 -> 60).
+    const { frame } = await decodeImage(readFileSync(new URL("coffee-p3.heic", MEDIA)));
+    const ref = await sharp(readFileSync(new URL("coffee.png", PHOTOS))).resize(192, 128).removeAlpha().raw().toBuffer();
+    const means = (data: Buffer) => [0, 1, 2].map((c) => {
+      let sum = 0;
+      for (let i = c; i < data.length; i += 3) sum += data[i]!;
+      return sum / (data.length / 3);
+    });
+    const [got, want] = [means(frame.data), means(ref)];
+    for (const c of [0, 1, 2]) expect(Math.abs(got[c]! - want[c]!), `channel ${c}`).toBeLessThan(1.5);
+  });
+
   it("refuses decompression bombs from the header, before decoding", async () => {
     const bomb = pngHeaderOnly(100_000, 100_000);
     expect(bomb.length).toBeLessThan(2000);
