@@ -11,6 +11,7 @@ import { decoderLimits } from "../video/process-limits.ts";
 import { probeVideo } from "../video/probe.ts";
 import type { VideoInfo } from "../video/probe.ts";
 import { untrustedInput } from "../video/sandbox.ts";
+import { toRgbFilters } from "../video/stream.ts";
 import { checkVideoLimits } from "../video/limits.ts";
 import { loadMediaFile } from "./media-source.ts";
 import type { Task } from "./types.ts";
@@ -25,7 +26,7 @@ export const NSFW_VIDEO_SAMPLES = 15;
  */
 async function frameAt(path: string, seconds: number, info: VideoInfo, signal: AbortSignal): Promise<Frame | null> {
   const { width, height } = info;
-  const args = ["-v", "error", "-ss", seconds.toFixed(3), ...untrustedInput(path), "-map", `0:${info.videoStream}`, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"];
+  const args = ["-v", "error", "-ss", seconds.toFixed(3), ...untrustedInput(path), "-map", `0:${info.videoStream}`, "-frames:v", "1", "-vf", toRgbFilters(info).join(","), "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"];
   const proc = await startMediaProcess(ffmpegPath(), args, { stdout: true, signal, limits: decoderLimits(info) });
   const chunks: Buffer[] = [];
   proc.stdout!.on("data", (chunk: Buffer) => chunks.push(chunk));

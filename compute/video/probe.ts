@@ -45,10 +45,29 @@ export interface VideoInfo {
   sampleAspectRatio: Rational;
   sizeBytes: number;
   /**
+   * HDR video (HLG, as an iPhone records by default, or PQ): its transfer, primaries and matrix,
+   * in ffmpeg's names (primaries and matrix BT.2020 where the stream leaves them out), which the
+   * decoder converts to BT.709 SDR, the output's colours (compute/video/README.md). Null for SDR.
+   */
+  hdr: HdrColour | null;
+  /**
    * The container's index of the video stream processed (ffmpeg's `-map 0:N`): the first video
    * stream that is not a cover picture, which a file may list before its video.
    */
   videoStream: number;
+}
+
+export interface HdrColour {
+  transfer: "arib-std-b67" | "smpte2084";
+  primaries: "bt2020" | "bt709";
+  matrix: "bt2020nc" | "bt709";
+}
+
+/** HLG or PQ (HDR10, Dolby Vision's base layer); primaries and matrix as tagged, else BT.2020's. */
+function hdrColour(stream: FfprobeStream): HdrColour | null {
+  const transfer = stream.color_transfer;
+  if (transfer !== "arib-std-b67" && transfer !== "smpte2084") return null;
+  return { transfer, primaries: stream.color_primaries === "bt709" ? "bt709" : "bt2020", matrix: stream.color_space === "bt709" ? "bt709" : "bt2020nc" };
 }
 
 /** ISO-BMFF / QuickTime top-level box types a file may start with. */
@@ -88,6 +107,9 @@ interface FfprobeStream {
   duration?: string;
   start_time?: string;
   sample_aspect_ratio?: string;
+  color_transfer?: string;
+  color_primaries?: string;
+  color_space?: string;
   tags?: Record<string, string>;
   side_data_list?: Array<{ rotation?: number }>;
   disposition?: { attached_pic?: number };
@@ -167,6 +189,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     videoStartSeconds: Math.max(0, videoStart - formatStart),
     sampleAspectRatio: parseRational(video.sample_aspect_ratio) ?? { num: 1, den: 1 },
     sizeBytes: size,
+    hdr: hdrColour(video),
     videoStream: video.index,
   };
 }

@@ -16,7 +16,7 @@ import { decoderLimits, encoderLimits } from "./process-limits.ts";
 import { untrustedInput } from "./sandbox.ts";
 import type { VideoLimits } from "./limits.ts";
 import { probeVideo } from "./probe.ts";
-import type { VideoInfo } from "./probe.ts";
+import type { HdrColour, VideoInfo } from "./probe.ts";
 
 /** The simple form: one frame in, one frame out (same size, rgb24). */
 export type FrameProcessor = (frame: Frame, index: number) => Promise<Frame>;
@@ -214,6 +214,27 @@ function encoderFailure(enc: MediaProcess, how: string): ApiError {
   return new ApiError("internal_error", `The video encoder ${how}: ${lastLines(enc.stderrTail())}`);
 }
 
+/**
+ * HDR or BT.2020 frames to BT.709 SDR (zimg, from the stream's own transfer, primaries and
+ * matrix), before the last step's BT.709 transfer: linear light with HDR reference white (203
+ * nits, BT.2408; HLG's 75 % signal) as SDR white, BT.709 primaries, and highlights above 0.8 of it
+ * rolled off (mobius) up to the signal's peak, with their colour kept (desat=0). Mid-tones, skin
+ * among them, come out as an SDR camera would have them; without this an iPhone's HLG video came
+ * out dark and dull (its reference white at 189 of 255, its colours pale).
+ */
+function hdrToSdr({ transfer, primaries, matrix }: HdrColour): string[] {
+  return [`zscale=tin=${transfer}:pin=${primaries}:min=${matrix}:t=linear:npl=203`, "format=gbrpf32le", "zscale=p=bt709", "tonemap=tonemap=mobius:param=0.8:desat=0"];
+}
+
+/**
+ * Decoded frames to the pipeline's RGB: the upright display size (explicit, so every frame has the
+ * length the reader cuts by), BT.709 SDR, the colour matrix the stream's tag names.
+ */
+export function toRgbFilters(info: VideoInfo): string[] {
+  const size = `w=${info.width}:h=${info.height}`;
+  return info.hdr ? [...hdrToSdr(info.hdr), `zscale=${size}:t=bt709`, "format=rgb24"] : [`scale=${size}:in_color_matrix=auto`, "format=rgb24"];
+}
+
 function decoderArgs(inputPath: string, info: VideoInfo): string[] {
   return [
     "-hide_banner", "-nostdin", "-v", "error",
@@ -222,14 +243,10 @@ function decoderArgs(inputPath: string, info: VideoInfo): string[] {
     // Every decoded frame exactly once: no duplication or dropping to a nominal rate (but the fps
     // filter's for a variable-rate video, below).
     "-vsync", "passthrough",
-    // ffmpeg's autorotate turns the frames upright before this filter. A variable-rate video is
+    // ffmpeg's autorotate turns the frames upright before these filters. A variable-rate video is
     // conformed to its constant rate first (frame-timing.ts), from its own first frame (the
-    // encoder's -itsoffset keeps a late start late). The explicit size guarantees the frame
-    // length the reader cuts by; the colour matrix follows the stream's tag.
-    "-vf", [
-      ...(info.variableFrameRate ? ["setpts=PTS-STARTPTS", `fps=${info.fps.num}/${info.fps.den}`] : []),
-      `scale=w=${info.width}:h=${info.height}:in_color_matrix=auto,format=rgb24`,
-    ].join(","),
+    // encoder's -itsoffset keeps a late start late).
+    "-vf", [...(info.variableFrameRate ? ["setpts=PTS-STARTPTS", `fps=${info.fps.num}/${info.fps.den}`] : []), ...toRgbFilters(info)].join(","),
     "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1",
   ];
 }

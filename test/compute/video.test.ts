@@ -297,6 +297,28 @@ describe("processVideo", () => {
     expect(shown.filter((k, i) => k !== shown[i - 1])).toEqual([...Array.from({ length: 25 }, (_, k) => k), ...Array.from({ length: 50 }, (_, k) => 75 + k)]);
   });
 
+  it("turns HDR video (HLG in BT.2020, an iPhone's default) into SDR with the colours an SDR camera gives", async () => {
+    // The test clip's first second put into HLG as BT.2408 has it (SDR white at HDR reference
+    // white, 203 nits), 10-bit HEVC: what the decoder must bring back.
+    const hlg = join(dir, "hlg.mov");
+    execFileSync(ffmpegPath(), [
+      "-v", "error", "-y", "-i", clip, "-t", "1", "-an",
+      "-vf", "zscale=tin=bt709:pin=bt709:min=bt709:t=arib-std-b67:p=bt2020:m=bt2020nc:npl=203,format=yuv420p10le",
+      "-c:v", "libx265", "-preset", "ultrafast", "-crf", "12", "-tag:v", "hvc1",
+      "-x265-params", "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc", hlg,
+    ]);
+    expect(await probeVideo(hlg)).toMatchObject({ hdr: { transfer: "arib-std-b67", primaries: "bt2020", matrix: "bt2020nc" }, frameCount: 25 });
+    expect(await probeVideo(clip)).toMatchObject({ hdr: null });
+    const out = join(dir, "hlg-out.mp4");
+    expect((await processVideo(hlg, out, { processor: async (f) => f })).frames).toBe(25);
+    const [source, output] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
+    for (const [i, frame] of output.entries()) {
+      const [got, want] = [meanRgb(frame.data, frame.width, 0, 0, frame.width, frame.height), meanRgb(source[i]!.data, frame.width, 0, 0, frame.width, frame.height)];
+      // Within 1.5 here; read as SDR, the red was 8.7 too dark.
+      for (const c of [0, 1, 2]) expect(Math.abs(got[c] - want[c]), `frame ${i} channel ${c}`).toBeLessThan(3);
+    }
+  });
+
   it("processes the video, not a cover picture the file lists before it", async () => {
     const covered = await makeCoverFirstVideo(clip, join(dir, "cover-first.mp4"));
     const streams = ffprobeStreams(covered);
