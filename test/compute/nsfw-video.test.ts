@@ -35,24 +35,21 @@ function recorder() {
   return { seen, classify };
 }
 
-it("samples 15 frames of a short video, its last included, never a cover picture listed before the video", async () => {
-  const covered = await makeCoverFirstVideo(clip, join(dir, "cover-first.mp4"));
-  const { seen, classify } = recorder();
-  const verdict = await classifyVideo(covered, classify, new AbortController().signal);
-  expect(seen).toHaveLength(NSFW_VIDEO_SAMPLES);
-  expect(seen.every((f) => f.width === 320 && f.height === 180)).toBe(true);
-  expect(verdict.is_nsfw).toBe(false);
-});
-
-it("samples the video every feature processes (the first) in a file with two, where ffmpeg alone would pick the other", async () => {
-  // A dual dashcam's file; ffmpeg's own choice is the default-flagged, larger second stream.
-  const dual = join(dir, "dual.mp4");
+/** A file with a second, larger video stream flagged default: ffmpeg's own pick (a dual dashcam's). */
+async function makeDualVideo(path: string): Promise<string> {
   execFileSync(ffmpegPath(), [
     "-v", "error", "-y", "-i", clip, "-f", "lavfi", "-i", "color=c=red:s=640x360:r=10:d=2",
-    "-map", "0:v", "-map", "1:v", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-disposition:v:0", "0", "-disposition:v:1", "default", dual,
+    "-map", "0:v", "-map", "1:v", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-disposition:v:0", "0", "-disposition:v:1", "default", path,
   ]);
+  return path;
+}
+
+it.each([
+  ["a cover picture listed before the video", () => makeCoverFirstVideo(clip, join(dir, "cover-first.mp4"))],
+  ["a second video ffmpeg alone would pick", () => makeDualVideo(join(dir, "dual.mp4"))],
+])("samples 15 frames of the video every feature processes, its last frame included, never %s", async (_name, make) => {
   const { seen, classify } = recorder();
-  const verdict = await classifyVideo(dual, classify, new AbortController().signal);
+  const verdict = await classifyVideo(await make(), classify, new AbortController().signal);
   expect(seen).toHaveLength(NSFW_VIDEO_SAMPLES);
   expect(seen.every((f) => f.width === 320 && f.height === 180)).toBe(true);
   expect(verdict.is_nsfw).toBe(false);
