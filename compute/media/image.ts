@@ -16,7 +16,7 @@
 // timestamps), XMP, IPTC or ICC profile can be copied over; pixels are sRGB.
 
 import { crc32, deflateSync } from "node:zlib";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import decodeHeic from "heic-decode";
 import type { Frame } from "../types.ts";
 import { ApiError } from "../../schema/errors.ts";
@@ -71,12 +71,30 @@ export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader> {
       images.dispose();
     }
   }
+  let meta: Metadata;
   try {
-    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
-    return { format, width: meta.width ?? 0, height: meta.height ?? 0 };
+    meta = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (e) {
     throw new ApiError("corrupt_media", `The ${format.toUpperCase()} image cannot be read: ${(e as Error).message}`);
   }
+  // An animation would come back as its first frame, the rest dropped unsaid: refused instead.
+  if ((meta.pages ?? 1) > 1 || (format === "png" && isAnimatedPng(bytes))) {
+    const frames = (meta.pages ?? 1) > 1 ? ` (${meta.pages} frames)` : "";
+    throw new ApiError("unsupported_media_format", `The ${format.toUpperCase()} image is animated${frames}; animated images are not supported: send the animation as an MP4 video.`);
+  }
+  return { format, width: meta.width ?? 0, height: meta.height ?? 0 };
+}
+
+/** An APNG: an animation control chunk (acTL) before the image data, which libvips does not report. */
+function isAnimatedPng(bytes: Uint8Array): boolean {
+  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 8; at + 8 <= view.length; ) {
+    const type = view.toString("latin1", at + 4, at + 8);
+    if (type === "acTL") return true;
+    if (type === "IDAT") return false;
+    at += 12 + view.readUInt32BE(at);
+  }
+  return false;
 }
 
 /**

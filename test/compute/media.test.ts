@@ -4,6 +4,7 @@
 // HEIC fixtures (test/fixtures/media/) were made with Debian's libheif-examples `heif-enc`
 // (see test/fixtures/media/README.md); astronaut-gps.heic carries GPS EXIF on purpose.
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { crc32, deflateSync } from "node:zlib";
 import sharp from "sharp";
@@ -11,6 +12,7 @@ import { sniffMediaFormat, describeUnsupported, requireMediaFormat } from "../..
 import { decodeImage, encodeImage, readImageHeader } from "../../compute/media/image.ts";
 import { ApiError } from "../../schema/errors.ts";
 import { MAX_IMAGE_PIXELS } from "../../schema/limits.ts";
+import { ffmpegPath } from "../../compute/video/ffmpeg.ts";
 import { codeOf } from "./error-code.ts";
 import { bufferPsnr } from "../fixtures/psnr.ts";
 
@@ -172,6 +174,18 @@ describe("decodeImage", () => {
     expect(await codeOf(decodeImage(pngHeaderOnly(16_385, 100)))).toBe("media_too_large"); // side limit
     expect(Date.now() - t0).toBeLessThan(1000);
     await expect(decodeImage(bomb)).rejects.toThrow(new RegExp(`limit is ${MAX_IMAGE_PIXELS / 1e6} MP`));
+  });
+
+  it("refuses an animated WebP or PNG (APNG) as unsupported, rather than return its first frame alone", async () => {
+    for (const [format, args] of [["WEBP", ["-loop", "0", "-f", "webp"]], ["PNG", ["-plays", "0", "-f", "apng"]]] as const) {
+      const animation = execFileSync(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=1", ...args, "pipe:1"]);
+      const error = await decodeImage(animation).catch((e: ApiError) => e);
+      expect(error).toMatchObject({ code: "unsupported_media_format" });
+      expect(error.message).toMatch(new RegExp(`The ${format} image is animated.*send the animation as an MP4 video`));
+    }
+    // A still PNG and WebP are not taken for animations.
+    expect((await decodeImage(astronautPng)).frame.width).toBe(512);
+    expect((await decodeImage(await sharp(astronautPng).webp().toBuffer())).frame.width).toBe(512);
   });
 
   it("refuses corrupt and unsupported media with clear codes", async () => {
