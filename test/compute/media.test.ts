@@ -179,7 +179,7 @@ describe("decodeImage", () => {
   it("refuses an animated WebP or PNG (APNG) as unsupported, rather than return its first frame alone", async () => {
     for (const [format, args] of [["WEBP", ["-loop", "0", "-f", "webp"]], ["PNG", ["-plays", "0", "-f", "apng"]]] as const) {
       const animation = execFileSync(ffmpegPath(), ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=5:duration=1", ...args, "pipe:1"]);
-      const error = await decodeImage(animation).catch((e: ApiError) => e);
+      const error = (await decodeImage(animation).catch((e: unknown) => e)) as ApiError;
       expect(error).toMatchObject({ code: "unsupported_media_format" });
       expect(error.message).toMatch(new RegExp(`The ${format} image is animated.*send the animation as an MP4 video`));
     }
