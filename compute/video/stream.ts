@@ -215,7 +215,7 @@ function encoderFailure(enc: MediaProcess, how: string): ApiError {
 }
 
 /**
- * HDR or BT.2020 frames to BT.709 SDR (zimg, from the stream's own transfer, primaries and
+ * HDR frames to BT.709 SDR (zimg, from the stream's own transfer, primaries and
  * matrix), before the last step's BT.709 transfer: linear light with HDR reference white (203
  * nits, BT.2408; HLG's 75 % signal) as SDR white, BT.709 primaries, and highlights above 0.8 of it
  * rolled off (mobius) up to the signal's peak, with their colour kept (desat=0). Mid-tones, skin
