@@ -16,6 +16,8 @@
 //        [--seeds 3] (oracle runs per clip, different misses) [--sheet bench/.scratch/leaks.png]
 //        [--crf 28] (each clip through libx264 at that CRF and back first, as a user's encoder leaves it)
 //        [--motion-blur] (each frame as a 180-degree shutter records it: what moves is smeared)
+//        [--hdr converted|as-sdr] (each clip through HLG 10-bit HEVC, as an iPhone records by default,
+//        and back through the production decoder's HDR conversion, or read as SDR as it was before)
 //        [--edge-margin 0.02] (the real detector seeing each frame mirrored past its edges: face-detector.ts edgeMargin)
 //        [--frames N] (each clip cut after its first N frames: a video that ends while a face has just come into view)
 //        [--record F.json] (keeps the real detector's output per clip and frame in F)
@@ -28,7 +30,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { Detection } from "../compute/types.ts";
 import { createModels } from "../compute/models/index.ts";
-import { CLIP_NAMES, compressed, makeClip } from "../test/fixtures/video-clips.ts";
+import { CLIP_NAMES, compressed, makeClip, throughHdr } from "../test/fixtures/video-clips.ts";
 import { facesAloneArea, leakSheet, measureLeaks, oracleWithMisses, SIZE_BUCKETS, sizeBucket } from "../test/fixtures/video-leaks.ts";
 import type { LeakReport } from "../test/fixtures/video-leaks.ts";
 
@@ -40,6 +42,7 @@ const { values } = parseArgs({
     sheet: { type: "string" },
     crf: { type: "string" },
     "motion-blur": { type: "boolean", default: false },
+    hdr: { type: "string" },
     "edge-margin": { type: "string" },
     frames: { type: "string" },
     record: { type: "string" },
@@ -51,7 +54,9 @@ const detectors = values.replay ? ["replay"] : values.detectors!.split(",");
 /** Per clip key (name and variant), per detection frame, what the real detector returned. */
 type Recording = Record<string, Record<number, Detection[]>>;
 const recorded: Recording = values.replay ? JSON.parse(await readFile(values.replay, "utf8")) : {};
-const variant = [values.crf && `crf${values.crf}`, values["motion-blur"] && "motion-blur", values["edge-margin"] && `edge${values["edge-margin"]}`, values.frames && `frames${values.frames}`].filter(Boolean).join(",");
+const hdr = values.hdr as "converted" | "as-sdr" | undefined;
+if (hdr && hdr !== "converted" && hdr !== "as-sdr") throw new Error(`--hdr takes converted or as-sdr, not ${hdr}`);
+const variant = [values.crf && `crf${values.crf}`, hdr && `hlg-${hdr}`, values["motion-blur"] && "motion-blur", values["edge-margin"] && `edge${values["edge-margin"]}`, values.frames && `frames${values.frames}`].filter(Boolean).join(",");
 const seeds = Number(values.seeds);
 const models = detectors.includes("real") ? createModels() : null;
 const faces = values["edge-margin"] ? models?.faces.withOptions({ edgeMargin: Number(values["edge-margin"]) }) : models?.faces;
@@ -80,7 +85,8 @@ const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
 const facesAlone = new Map<string, number>();
 for (const name of values.clips!.split(",")) {
   const made = await makeClip(name, { motionBlur: values["motion-blur"] });
-  const encoded = values.crf ? await compressed(made, Number(values.crf)) : made;
+  const crf = values.crf ? await compressed(made, Number(values.crf)) : made;
+  const encoded = hdr ? await throughHdr(crf, hdr) : crf;
   const n = values.frames ? Number(values.frames) : encoded.frames.length;
   const clip = { ...encoded, frames: encoded.frames.slice(0, n), truth: encoded.truth.slice(0, n), cuts: encoded.cuts.filter((c) => c < n) };
   facesAlone.set(clip.name, await facesAloneArea(clip));
