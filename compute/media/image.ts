@@ -78,8 +78,9 @@ export async function readImageHeader(bytes: Uint8Array): Promise<ImageHeader> {
     throw new ApiError("corrupt_media", `The ${format.toUpperCase()} image cannot be read: ${(e as Error).message}`);
   }
   // An animation would come back as its first frame, the rest dropped unsaid: refused instead.
-  if ((meta.pages ?? 1) > 1 || (format === "png" && isAnimatedPng(bytes))) {
-    const frames = (meta.pages ?? 1) > 1 ? ` (${meta.pages} frames)` : "";
+  const pages = meta.pages ?? 1;
+  if (pages > 1 || (format === "png" && isAnimatedPng(bytes))) {
+    const frames = pages > 1 ? ` (${pages} frames)` : "";
     throw new ApiError("unsupported_media_format", `The ${format.toUpperCase()} image is animated${frames}; animated images are not supported: send the animation as an MP4 video.`);
   }
   return { format, width: meta.width ?? 0, height: meta.height ?? 0 };
