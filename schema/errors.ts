@@ -20,7 +20,7 @@ export const ERROR_CODES = {
   request_too_large: { status: 413, description: "The JSON body is larger than the 64 KiB a request needs (media goes by URL, upload or file part)." },
   media_too_large: { status: 413, description: "The media exceeds the byte, pixel or duration limit." },
   unsupported_media_type: { status: 415, description: "The Content-Type header is not JSON or multipart/form-data, or does not match the body." },
-  unsupported_media_format: { status: 422, description: "The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image." },
+  unsupported_media_format: { status: 422, description: "The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded." },
   corrupt_media: { status: 422, description: "The media has a supported format but cannot be decoded." },
   media_unreachable: { status: 422, description: "The media URL could not be fetched (DNS failure, timeout, HTTP error, too many redirects)." },
   unsupported_prompt: { status: 422, description: "The prompt or object_text names nothing the service can find; the message lists what it can." },

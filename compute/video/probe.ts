@@ -34,9 +34,8 @@ export interface VideoInfo {
   durationSeconds: number;
   /** Clockwise degrees the stored frames are turned for display (legacy `rotate` tag sense: a portrait phone clip is 90). */
   rotation: 0 | 90 | 180 | 270;
-  hasAudio: boolean;
-  /** ffmpeg codec name of the first audio stream, null without audio. */
-  audioCodec: string | null;
+  /** The audio kept in the output (null for a silent video). */
+  audio: AudioTrack | null;
   /** ffmpeg codec name of the video stream ("h264", "hevc", ...). */
   codec: string;
   container: "mp4" | "mov";
@@ -55,6 +54,17 @@ export interface VideoInfo {
    * stream that is not a cover picture, which a file may list before its video.
    */
   videoStream: number;
+}
+
+/**
+ * The first audio stream ffmpeg can decode. A file may list one it cannot first (an iPhone 16's
+ * spatial audio, APAC, beside its AAC stereo track), so the stream is mapped by its index.
+ */
+export interface AudioTrack {
+  /** The container's index of the stream (ffmpeg's `-map N:index`). */
+  stream: number;
+  /** ffmpeg codec name ("aac", "pcm_s16le", ...). */
+  codec: string;
 }
 
 export interface HdrColour {
@@ -98,6 +108,7 @@ interface FfprobeStream {
   index: number;
   codec_type?: string;
   codec_name?: string;
+  codec_tag_string?: string;
   width?: number;
   height?: number;
   avg_frame_rate?: string;
@@ -169,7 +180,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
   if (timing.variable) frameCount = timing.frames;
   const rotation = rotationOf(video);
   const swap = rotation === 90 || rotation === 270;
-  const audio = parsed.streams?.find((s) => s.codec_type === "audio");
+  const audio = audioTrack(parsed.streams ?? []);
   const formatStart = Number(parsed.format?.start_time) || 0;
   const videoStart = Number(video.start_time) || 0;
   return {
@@ -182,8 +193,7 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     frameCount,
     durationSeconds,
     rotation,
-    hasAudio: Boolean(audio),
-    audioCodec: audio?.codec_name ?? null,
+    audio,
     codec,
     container,
     videoStartSeconds: Math.max(0, videoStart - formatStart),
@@ -192,6 +202,20 @@ export async function probeVideo(path: string, signal?: AbortSignal): Promise<Vi
     hdr: hdrColour(video),
     videoStream: video.index,
   };
+}
+
+/**
+ * The audio to keep: the first stream with a codec ffmpeg can decode. A file whose every audio
+ * stream is in a codec it cannot is refused rather than returned silent: the sound is part of what
+ * the caller sent.
+ */
+function audioTrack(streams: FfprobeStream[]): AudioTrack | null {
+  const audio = streams.filter((s) => s.codec_type === "audio");
+  if (audio.length === 0) return null;
+  const readable = audio.find((s) => s.codec_name && s.codec_name !== "none");
+  if (readable) return { stream: readable.index, codec: readable.codec_name as string };
+  const tags = audio.map((s) => s.codec_tag_string?.replace(/[^\x20-\x7e]/g, "?") ?? "?").join(", ");
+  throw new ApiError("unsupported_media_format", `The video's audio cannot be decoded (codec ${tags}); send it with AAC, MP3, Opus or PCM audio, or without audio.`);
 }
 
 /**

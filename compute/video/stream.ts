@@ -273,11 +273,11 @@ function encoderArgs(inputPath: string, outputPath: string, info: VideoInfo, enc
   if (info.videoStartSeconds > 0.0005) args.push("-itsoffset", info.videoStartSeconds.toFixed(6));
   args.push("-protocol_whitelist", "pipe", "-i", "pipe:0");
   // The audio is demuxed from the untrusted file: the same guarded input as the decoder's.
-  if (info.hasAudio) args.push(...untrustedInput(inputPath));
+  if (info.audio) args.push(...untrustedInput(inputPath));
   args.push("-map", "0:v:0");
-  if (info.hasAudio) {
-    args.push("-map", "1:a:0");
-    args.push(...(info.audioCodec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "160k"]));
+  if (info.audio) {
+    args.push("-map", `1:${info.audio.stream}`);
+    args.push(...(info.audio.codec === "aac" ? ["-c:a", "copy"] : ["-c:a", "aac", "-b:a", "160k"]));
   }
   args.push(
     "-vf", filters.join(","),

@@ -1405,7 +1405,7 @@ export interface components {
                 status: 415;
             };
         };
-        /** @description The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image. */
+        /** @description The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded. */
         UnsupportedMediaFormatError: {
             error: {
                 /** @enum {string} */
@@ -1949,7 +1949,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -2311,7 +2311,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -2651,7 +2651,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -2921,7 +2921,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -3313,7 +3313,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -3643,7 +3643,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -3900,7 +3900,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -4167,7 +4167,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -4432,7 +4432,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -4761,7 +4761,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -5090,7 +5090,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -5439,7 +5439,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -5680,7 +5680,7 @@ export interface operations {
                 };
             };
             /**
-             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image.
+             * @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded.
              *
              *     `corrupt_media`: The media has a supported format but cannot be decoded.
              *
@@ -5816,7 +5816,7 @@ export interface operations {
                     "application/json": components["schemas"]["MediaTooLargeError"];
                 };
             };
-            /** @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), or is an animated image. */
+            /** @description `unsupported_media_format`: The media is not one of the supported formats (checked from its bytes, not its name), is an animated image, or uses a video or audio codec that cannot be decoded. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -14,7 +14,7 @@ import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
 import { decodeFrames, forEachFrame } from "../fixtures/frames.ts";
-import { makeCoverFirstVideo, makeGarbledVideo, makeMiddleCutVideo, makePanZoomVideo, makeRotatedMov, makeTruncatedVideo } from "../fixtures/make-video.ts";
+import { makeCoverFirstVideo, makeGarbledVideo, makeMiddleCutVideo, makePanZoomVideo, makeRotatedMov, makeSpatialAudioVideo, makeTruncatedVideo } from "../fixtures/make-video.ts";
 import { descendantProcesses } from "./processes.ts";
 import { bufferPsnr } from "../fixtures/psnr.ts";
 
@@ -97,14 +97,14 @@ describe("probeVideo", () => {
     const info = await probeVideo(clip);
     expect(info).toMatchObject({
       width: 640, height: 360, fps: { num: 25, den: 1 }, frameCount: 125, rotation: 0,
-      hasAudio: true, audioCodec: "aac", codec: "h264", container: "mp4",
+      audio: { stream: 1, codec: "aac" }, codec: "h264", container: "mp4",
     });
     expect(info.durationSeconds).toBeCloseTo(5, 2);
   });
 
   it("reports the display size and rotation of a phone-style MOV", async () => {
     const info = await probeVideo(rotated);
-    expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 360, codedHeight: 640, rotation: 270, container: "mov", audioCodec: "pcm_s16le" });
+    expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 360, codedHeight: 640, rotation: 270, container: "mov", audio: { codec: "pcm_s16le" } });
   });
 
   it("refuses what is not MP4/MOV as unsupported, and a cut-short MP4 as corrupt", async () => {
@@ -133,7 +133,7 @@ describe("processVideo", () => {
     const result = await processVideo(clip, out, { processor: async (f) => f, onProgress: (p) => progress.push(p) });
     expect(result.frames).toBe(125);
     const info = await probeVideo(out);
-    expect(info).toMatchObject({ width: 640, height: 360, fps: { num: 25, den: 1 }, frameCount: 125, codec: "h264", hasAudio: true, audioCodec: "aac", rotation: 0 });
+    expect(info).toMatchObject({ width: 640, height: 360, fps: { num: 25, den: 1 }, frameCount: 125, codec: "h264", audio: { stream: 1, codec: "aac" }, rotation: 0 });
     expect(Math.abs(info.durationSeconds - 5)).toBeLessThanOrEqual(1 / 25);
     const streams = ffprobeStreams(out);
     expect(streams.find((s) => s.codec_type === "video")).toMatchObject({ pix_fmt: "yuv420p", profile: "High" });
@@ -188,7 +188,7 @@ describe("processVideo", () => {
     });
     expect([...sizes]).toEqual(["640x360"]);
     const info = await probeVideo(out);
-    expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 640, codedHeight: 360, rotation: 0, frameCount: 125, audioCodec: "aac" });
+    expect(info).toMatchObject({ width: 640, height: 360, codedWidth: 640, codedHeight: 360, rotation: 0, frameCount: 125, audio: { codec: "aac" } });
     const [upright, result] = (await Promise.all([decodeFrames(clip), decodeFrames(out)])).map((v) => v.map((f) => f.data));
     const mean = result.reduce((s, f, i) => s + bufferPsnr(f, upright[i]), 0) / result.length;
     expect(mean).toBeGreaterThan(30);
@@ -200,7 +200,7 @@ describe("processVideo", () => {
     const result = await processVideo(odd, out, { processor: async (f) => f });
     expect(result).toMatchObject({ frames: 25, outputWidth: 320, outputHeight: 180 });
     const info = await probeVideo(out);
-    expect(info).toMatchObject({ width: 320, height: 180, frameCount: 25, hasAudio: false });
+    expect(info).toMatchObject({ width: 320, height: 180, frameCount: 25, audio: null });
   });
 
   it("keeps every frame of a variable-rate video at its own time: conformed to its steady rate, in sync with its audio", async () => {
@@ -215,7 +215,7 @@ describe("processVideo", () => {
     ]);
     const input = await probeVideo(vfr);
     // Conformed: a frame every 0.1 s from the first frame to the last (the last is shown for one step).
-    expect(input).toMatchObject({ variableFrameRate: true, fps: { num: 10, den: 1 }, frameCount: 26, hasAudio: true });
+    expect(input).toMatchObject({ variableFrameRate: true, fps: { num: 10, den: 1 }, frameCount: 26, audio: { codec: "aac" } });
     const sources = (await decodeFrames(vfr)).map((f) => meanRgb(f.data, f.width, 0, 0, f.width, f.height)[1]);
     expect(sources).toHaveLength(times.length);
 
@@ -223,7 +223,7 @@ describe("processVideo", () => {
     const result = await processVideo(vfr, out, { processor: async (f) => f });
     expect(result.frames).toBe(26);
     const info = await probeVideo(out);
-    expect(info).toMatchObject({ fps: { num: 10, den: 1 }, variableFrameRate: false, frameCount: 26, hasAudio: true });
+    expect(info).toMatchObject({ fps: { num: 10, den: 1 }, variableFrameRate: false, frameCount: 26, audio: { codec: "aac" } });
     expect(Math.abs(info.durationSeconds - 2.6)).toBeLessThanOrEqual(0.01);
     const audio = ffprobeStreams(out).find((s) => s.codec_type === "audio")!;
     expect(Math.abs(Number(audio.duration) - 3)).toBeLessThan(0.1);
@@ -246,7 +246,7 @@ describe("processVideo", () => {
     const out = join(dir, `codec-out-${video[1]}.mp4`);
     const result = await processVideo(input, out, { processor: async (f) => f });
     expect(result.frames).toBe(25);
-    expect(await probeVideo(out)).toMatchObject({ width: 160, height: 120, frameCount: 25, fps: { num: 25, den: 1 }, hasAudio: true, audioCodec: "aac", codec: "h264" });
+    expect(await probeVideo(out)).toMatchObject({ width: 160, height: 120, frameCount: 25, fps: { num: 25, den: 1 }, audio: { stream: 1, codec: "aac" }, codec: "h264" });
     const [a, b] = await Promise.all([decodeFrames(input), decodeFrames(out)]);
     // The same pictures (testsrc2's sharp colour edges through 4:2:0 at CRF 20: 27-29 dB from 10-bit or 4:4:4; a wrong decode is under 15).
     expect(Math.min(...a.map((f, i) => bufferPsnr(f.data, b[i]!.data)))).toBeGreaterThan(25);
@@ -262,7 +262,7 @@ describe("processVideo", () => {
     const out = join(dir, "trimmed-out.mp4");
     const result = await processVideo(trimmed, out, { processor: async (f) => f });
     expect(result.frames).toBe(75);
-    expect(await probeVideo(out)).toMatchObject({ frameCount: 75, durationSeconds: 3, hasAudio: true });
+    expect(await probeVideo(out)).toMatchObject({ frameCount: 75, durationSeconds: 3, audio: { codec: "aac" } });
     const [source, output] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
     expect(bufferPsnr(output[0]!.data, source[50]!.data)).toBeGreaterThan(30);
     expect(bufferPsnr(output[74]!.data, source[124]!.data)).toBeGreaterThan(30);
@@ -327,9 +327,24 @@ describe("processVideo", () => {
     const out = join(dir, "cover-first-out.mp4");
     const result = await processVideo(covered, out, { processor: async (f) => f });
     expect(result.frames).toBe(125);
-    expect(await probeVideo(out)).toMatchObject({ width: 640, height: 360, frameCount: 125, hasAudio: true });
+    expect(await probeVideo(out)).toMatchObject({ width: 640, height: 360, frameCount: 125, audio: { codec: "aac" } });
     const [a, b] = await Promise.all([decodeFrames(clip), decodeFrames(out)]);
     expect(Math.min(...a.map((f, i) => bufferPsnr(f.data, b[i]!.data)))).toBeGreaterThan(30);
+  });
+
+  it("keeps the audio it can decode when the file lists spatial audio (APAC) first, as an iPhone 16 may; refuses a video whose only audio it cannot decode", async () => {
+    const spatial = await makeSpatialAudioVideo(clip, join(dir, "spatial.mp4"));
+    expect(ffprobeStreams(spatial).map((s) => [s.codec_type, s.codec_tag_string, s.codec_name ?? null])).toEqual([["video", "avc1", "h264"], ["audio", "apac", null], ["audio", "mp4a", "aac"]]);
+    expect(await probeVideo(spatial)).toMatchObject({ audio: { stream: 2, codec: "aac" } });
+    const out = join(dir, "spatial-out.mp4");
+    await processVideo(spatial, out, { processor: async (f) => f });
+    const audio = ffprobeStreams(out).filter((s) => s.codec_type === "audio");
+    expect(audio).toHaveLength(1);
+    expect(audio[0]).toMatchObject({ codec_name: "aac", channels: 2 });
+    expect(Math.abs(Number(audio[0]!.duration) - 5)).toBeLessThan(0.1);
+
+    const only = await makeSpatialAudioVideo(clip, join(dir, "spatial-only.mp4"), false);
+    await expect(probeVideo(only)).rejects.toMatchObject({ code: "unsupported_media_format", message: expect.stringContaining("audio cannot be decoded (codec apac)") });
   });
 
   it("refuses a video over the limits with media_too_large", async () => {
