@@ -29,8 +29,14 @@ export const MAX_VIDEO_SECONDS = 10 * 60;
 
 /** Largest video frame: 4K UHD, in either orientation. */
 export const MAX_VIDEO_FRAME_PIXELS = 3840 * 2160;
-/** Highest video frame rate accepted (frames per second). */
-export const MAX_VIDEO_FPS = 120;
+/** Highest video frame rate accepted (frames per second): a phone's or action camera's slow motion. */
+export const MAX_VIDEO_FPS = 240;
+
+/**
+ * Most frames in one video: ten minutes at 120 fps. The work is per frame, so this, not the rate,
+ * bounds a job; a 240 fps slow-motion clip may last up to 300 s.
+ */
+export const MAX_VIDEO_FRAMES = MAX_VIDEO_SECONDS * 120;
 
 /** Fetching a media URL: overall deadline (connect + all redirects + body), per kind. */
 export const FETCH_TIMEOUT_MS = { image: 30_000, video: 300_000 } as const;
@@ -51,5 +57,6 @@ export const LIMITS_TABLE: ReadonlyArray<{ limit: string; value: string }> = [
   { limit: "Video duration", value: `${MAX_VIDEO_SECONDS} s` },
   { limit: "Video frame size", value: "3840x2160 (4K UHD) pixels per frame, either orientation" },
   { limit: "Video frame rate", value: `${MAX_VIDEO_FPS} fps` },
+  { limit: "Video frames", value: `${MAX_VIDEO_FRAMES.toLocaleString("en-US")} (${MAX_VIDEO_SECONDS} s at ${MAX_VIDEO_FRAMES / MAX_VIDEO_SECONDS} fps; a ${MAX_VIDEO_FPS} fps clip may last ${MAX_VIDEO_FRAMES / MAX_VIDEO_FPS} s)` },
   { limit: "Media URL fetch", value: `${FETCH_TIMEOUT_MS.image / 1000} s (image) / ${FETCH_TIMEOUT_MS.video / 1000} s (video) overall, at most ${FETCH_MAX_REDIRECTS} redirects` },
 ];

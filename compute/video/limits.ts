@@ -1,7 +1,7 @@
 // The documented bounds on what a video job may be. They exist so that one request cannot occupy
 // a compute instance for hours or exhaust its disk: checked after probing, before any decoding.
 import { ApiError } from "../../schema/errors.ts";
-import { MAX_VIDEO_BYTES, MAX_VIDEO_FPS, MAX_VIDEO_SECONDS } from "../../schema/limits.ts";
+import { MAX_VIDEO_BYTES, MAX_VIDEO_FPS, MAX_VIDEO_FRAMES, MAX_VIDEO_SECONDS } from "../../schema/limits.ts";
 import type { VideoInfo } from "./probe.ts";
 
 export interface VideoLimits {
@@ -13,15 +13,18 @@ export interface VideoLimits {
   maxShortSide: number;
   /** Guards against absurd frame rates that would multiply the work per second. */
   maxFps: number;
+  /** Frames (after edit lists and variable-rate conforming): the work is per frame. */
+  maxFrames: number;
 }
 
-/** The service's limits (schema/limits.ts): 4K UHD, ten minutes, 1 GiB; plus 120 fps. */
+/** The service's limits (schema/limits.ts): 4K UHD, ten minutes, 1 GiB, 240 fps, ten minutes' worth of frames at 120 fps. */
 export const DEFAULT_VIDEO_LIMITS: VideoLimits = {
   maxBytes: MAX_VIDEO_BYTES,
   maxDurationSeconds: MAX_VIDEO_SECONDS,
   maxLongSide: 3840,
   maxShortSide: 2160,
   maxFps: MAX_VIDEO_FPS,
+  maxFrames: MAX_VIDEO_FRAMES,
 };
 
 /** Throws ApiError media_too_large naming the limit that was exceeded. */
@@ -40,6 +43,9 @@ export function checkVideoLimits(info: VideoInfo, limits: VideoLimits = DEFAULT_
   }
   if (fps > limits.maxFps) {
     throw new ApiError("media_too_large", `The video runs at ${fps.toFixed(2)} fps; the limit is ${limits.maxFps} fps.`);
+  }
+  if (info.frameCount > limits.maxFrames) {
+    throw new ApiError("media_too_large", `The video has ${info.frameCount} frames; the limit is ${limits.maxFrames}.`);
   }
 }
 

@@ -7,7 +7,7 @@
 // of one frame: decoding to rgb24 0.025 CPU-s (H.264 4K at 1.1 Gbit/s), 0.05 (HEVC 4K); encoding
 // with libx264 veryfast 0.07 (4K noise, the worst case). Address space at the most threads a
 // 16-core host gives them: 2.2 GB (HEVC 4K decode, 17 threads), 3.9 GB (x264 4K encode, 24 threads).
-import { MAX_VIDEO_BYTES, MAX_VIDEO_FPS, MAX_VIDEO_SECONDS } from "../../schema/limits.ts";
+import { MAX_VIDEO_BYTES, MAX_VIDEO_FRAMES } from "../../schema/limits.ts";
 import type { VideoInfo } from "./probe.ts";
 
 export interface ProcessLimits {
@@ -64,7 +64,7 @@ function memoryBytes(): number {
 
 /** Megapixel-frames the video declares, bounded by what the media limits allow however many frames the header claims. */
 function megapixelFrames(info: VideoInfo): number {
-  const frames = Math.min(Math.max(info.frameCount, 1), MAX_VIDEO_SECONDS * MAX_VIDEO_FPS);
+  const frames = Math.min(Math.max(info.frameCount, 1), MAX_VIDEO_FRAMES);
   return (frames * info.width * info.height) / 1e6;
 }
 

@@ -10,6 +10,7 @@ import { ApiError } from "../../schema/errors.ts";
 import type { Frame } from "../../compute/types.ts";
 import { ffmpegPath, ffprobePath } from "../../compute/video/ffmpeg.ts";
 import { frameTiming } from "../../compute/video/frame-timing.ts";
+import { DEFAULT_VIDEO_LIMITS } from "../../compute/video/limits.ts";
 import { probeVideo } from "../../compute/video/probe.ts";
 import { processVideo } from "../../compute/video/stream.ts";
 import type { ChunkProcessor } from "../../compute/video/stream.ts";
@@ -348,9 +349,20 @@ describe("processVideo", () => {
   });
 
   it("refuses a video over the limits with media_too_large", async () => {
-    await expect(
-      processVideo(clip, join(dir, "never.mp4"), { processor: async (f) => f, limits: { maxBytes: 1e9, maxDurationSeconds: 2, maxLongSide: 4000, maxShortSide: 4000, maxFps: 120 } }),
-    ).rejects.toMatchObject({ code: "media_too_large" });
+    const limits = { ...DEFAULT_VIDEO_LIMITS, maxDurationSeconds: 2 };
+    await expect(processVideo(clip, join(dir, "never.mp4"), { processor: async (f) => f, limits })).rejects.toMatchObject({ code: "media_too_large", message: "The video lasts 5.0 s; the limit is 2 s." });
+    const frames = { ...DEFAULT_VIDEO_LIMITS, maxFrames: 100 };
+    await expect(processVideo(clip, join(dir, "never.mp4"), { processor: async (f) => f, limits: frames })).rejects.toMatchObject({ code: "media_too_large", message: "The video has 125 frames; the limit is 100." });
+  });
+
+  it("processes a phone's 240 fps slow motion: every frame, at its rate", async () => {
+    const slowMotion = join(dir, "slow-motion.mov");
+    execFileSync(ffmpegPath(), ["-v", "error", "-y", "-i", clip, "-t", "1", "-vf", "scale=320:180,fps=240", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "copy", slowMotion]);
+    const out = join(dir, "slow-motion-out.mp4");
+    const result = await processVideo(slowMotion, out, { processor: async (f) => f });
+    expect(result.frames).toBe(240);
+    expect(await probeVideo(out)).toMatchObject({ fps: { num: 240, den: 1 }, frameCount: 240, audio: { codec: "aac" } });
+    await expect(processVideo(slowMotion, join(dir, "never.mp4"), { processor: async (f) => f, limits: { ...DEFAULT_VIDEO_LIMITS, maxFps: 120 } })).rejects.toMatchObject({ code: "media_too_large", message: "The video runs at 240.00 fps; the limit is 120 fps." });
   });
 });
 

@@ -54,7 +54,7 @@ describe("compute errors", () => {
 
   it.each([
     ["media_too_large", 413, "The video lasts 601.0 s; the limit is 600 s."],
-    ["media_too_large", 413, "The video runs at 240.00 fps; the limit is 120 fps."],
+    ["media_too_large", 413, "The video runs at 480.00 fps; the limit is 240 fps."],
     ["corrupt_media", 422, "The video is truncated: its 'mdat' box needs 900000 bytes and the file has 700000."],
   ] as const)("a video the probe refuses (%s: %s) is refused before the 202, even with duration_seconds declared; nothing held", async (code, status, message) => {
     const u = await createUser({ credits: 200 });
