@@ -20,6 +20,8 @@
 //        and back through the production decoder's HDR conversion, or read as SDR as it was before)
 //        [--edge-margin 0.02] (the real detector seeing each frame mirrored past its edges: face-detector.ts edgeMargin)
 //        [--frames N] (each clip cut after its first N frames: a video that ends while a face has just come into view)
+//        [--fps 60] (each clip rendered at that rate: the same 3 s and motion in more frames; the
+//        oracle's misses last as long in time)
 //        [--record F.json] (keeps the real detector's output per clip and frame in F)
 //        [--replay F.json] (detector "replay": that output again, without the models: a change to
 //        the tracker or the effect is measured in under half the time of a real run, most of it
@@ -45,6 +47,7 @@ const { values } = parseArgs({
     hdr: { type: "string" },
     "edge-margin": { type: "string" },
     frames: { type: "string" },
+    fps: { type: "string" },
     record: { type: "string" },
     replay: { type: "string" },
   },
@@ -56,7 +59,7 @@ type Recording = Record<string, Record<number, Detection[]>>;
 const recorded: Recording = values.replay ? JSON.parse(await readFile(values.replay, "utf8")) : {};
 const hdr = values.hdr as "converted" | "as-sdr" | undefined;
 if (hdr && hdr !== "converted" && hdr !== "as-sdr") throw new Error(`--hdr takes converted or as-sdr, not ${hdr}`);
-const variant = [values.crf && `crf${values.crf}`, hdr && `hlg-${hdr}`, values["motion-blur"] && "motion-blur", values["edge-margin"] && `edge${values["edge-margin"]}`, values.frames && `frames${values.frames}`].filter(Boolean).join(",");
+const variant = [values.crf && `crf${values.crf}`, hdr && `hlg-${hdr}`, values["motion-blur"] && "motion-blur", values["edge-margin"] && `edge${values["edge-margin"]}`, values.frames && `frames${values.frames}`, values.fps && `${values.fps}fps`].filter(Boolean).join(",");
 const seeds = Number(values.seeds);
 const models = detectors.includes("real") ? createModels() : null;
 const faces = values["edge-margin"] ? models?.faces.withOptions({ edgeMargin: Number(values["edge-margin"]) }) : models?.faces;
@@ -84,7 +87,7 @@ const all = new Map<string, LeakReport[]>(detectors.map((d) => [d, []]));
 /** Per clip, what the blur covers over its true faces alone (the same for every detector). */
 const facesAlone = new Map<string, number>();
 for (const name of values.clips!.split(",")) {
-  const made = await makeClip(name, { motionBlur: values["motion-blur"] });
+  const made = await makeClip(name, { motionBlur: values["motion-blur"], fps: values.fps ? Number(values.fps) : undefined });
   const crf = values.crf ? await compressed(made, Number(values.crf)) : made;
   const encoded = hdr ? await throughHdr(crf, hdr) : crf;
   const n = values.frames ? Number(values.frames) : encoded.frames.length;

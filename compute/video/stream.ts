@@ -32,6 +32,8 @@ export type FrameProcessor = (frame: Frame, index: number) => Promise<Frame>;
  */
 export interface ChunkProcessor {
   readonly chunkSize: number;
+  /** Told the video's rate once it is probed, before the first chunk (a tracker's time constants follow it). */
+  start?(video: Pick<VideoInfo, "fps">): void;
   processChunk(frames: Frame[], startIndex: number): Promise<Frame[]>;
   flush?(): Promise<Frame[]>;
   close?(): Promise<void> | void;
@@ -108,6 +110,7 @@ export async function processVideo(inputPath: string, outputPath: string, option
   options.onProbe?.(info);
 
   const processor = typeof options.processor === "function" ? perFrame(options.processor) : options.processor;
+  processor.start?.(info);
   const frameBytes = info.width * info.height * 3;
   const maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
   const chunkSize = Math.max(1, Math.min(Math.floor(processor.chunkSize) || 1, Math.floor(maxChunkBytes / frameBytes)));

@@ -162,6 +162,32 @@ export const DEFAULT_TRACKER_OPTIONS: TrackerOptions = {
   beta: 0.3,
 };
 
+/** The frame rate the options above were measured at (bench/video-leaks.ts renders 25 fps). */
+export const REFERENCE_FPS = 25;
+
+/**
+ * The options for a video at `fps`, from options measured at REFERENCE_FPS. What they bound is
+ * time: what makes a detector miss a face (a turned head, motion blur) lasts a time, not a number
+ * of frames, and a face moves per second, so at 60 fps it moves 25/60 as far between two frames.
+ * The margins and the reach per frame scale with the inverse of the rate; the misses a track
+ * survives with the detection runs a second (`runRate`: their number at `fps` over theirs at
+ * REFERENCE_FPS). The smoothing window (detector jitter: a box always contains its detection) and
+ * the look-ahead (scaled by trackedProcessor, bounded by memory) are left to the caller.
+ */
+export function atFrameRate(options: TrackerOptions, fps: number, runRate: number): TrackerOptions {
+  const rate = fps / REFERENCE_FPS;
+  if (!(rate > 0) || (rate === 1 && runRate === 1)) return options;
+  const runs = (n: number) => Math.max(1, Math.round(n * runRate));
+  return {
+    ...options,
+    maxMissed: runs(options.maxMissed),
+    ...(options.maxMissedOnce !== undefined ? { maxMissedOnce: runs(options.maxMissedOnce) } : {}),
+    marginPerUncertainFrame: options.marginPerUncertainFrame / rate,
+    backfillMarginPerFrame: options.backfillMarginPerFrame / rate,
+    unknownSpeed: options.unknownSpeed / rate,
+  };
+}
+
 export type CoverSource = "detected" | "predicted" | "interpolated" | "backfilled";
 
 /** A box to cover in one frame, tied to its track. */

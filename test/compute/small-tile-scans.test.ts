@@ -106,7 +106,7 @@ describe("small-face scans: when every tile looks again", () => {
     const path = cameraPath(clip);
     const seen: SmallTileRun[] = [];
     const scans = new SmallTileScans(asking, (r) => seen.push(r));
-    for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { camera: path, lookahead, last: false });
+    for (let k = 0; k < runs; k++) await scans.detect(clip.frames[4 * k]!, 4 * k, { every: 2, camera: path, lookahead, last: false });
     return seen;
   }
 
@@ -144,7 +144,7 @@ describe("small-face scans with the real detector", () => {
     const gated: Box[][] = [], full: Box[][] = [];
     for (let i = 0; i < 48; i += 4) {
       frames.push(i);
-      gated.push(await scans.detect(clip.frames[i]!, i, { camera: path, lookahead: 25, last: false }));
+      gated.push(await scans.detect(clip.frames[i]!, i, { every: 2, camera: path, lookahead: 25, last: false }));
       full.push(await models.faces.detect(clip.frames[i]!));
     }
     const found = (boxes: Box[], k: number, id: string) => {

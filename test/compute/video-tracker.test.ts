@@ -461,6 +461,27 @@ describe("trackedProcessor (detect every k frames)", () => {
     }
   });
 
+  it("detects as often a second at any frame rate: every 2nd frame at 25 fps, every 5th at 60, every frame at 15", async () => {
+    const frame = (): Frame => ({ data: Buffer.alloc(64 * 36 * 3), width: 64, height: 36, channels: 3 });
+    for (const [fps, every] of [[25, 2], [30, 2], [60, 5], [15, 1]] as const) {
+      const detectedOn: number[] = [];
+      const processor = trackedProcessor({
+        detectEvery: 2,
+        chunkSize: 8,
+        async detect(_frames, indices, context) {
+          expect(context.every).toBe(every);
+          detectedOn.push(...indices);
+          return indices.map(() => []);
+        },
+        apply: async (f) => f,
+      });
+      processor.start({ fps: { num: fps, den: 1 } });
+      for (let start = 0; start < 40; start += 8) await processor.processChunk(Array.from({ length: 8 }, frame), start);
+      await processor.flush!();
+      expect(detectedOn, `${fps} fps`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
+    }
+  });
+
   it("refuses a look-ahead too short for the skip interval", () => {
     expect(() =>
       trackedProcessor({ detectEvery: 8, tracker: { lookahead: 3 }, detect: async () => [], apply: async (f) => f }),

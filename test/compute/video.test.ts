@@ -355,11 +355,18 @@ describe("processVideo", () => {
     await expect(processVideo(clip, join(dir, "never.mp4"), { processor: async (f) => f, limits: frames })).rejects.toMatchObject({ code: "media_too_large", message: "The video has 125 frames; the limit is 100." });
   });
 
-  it("processes a phone's 240 fps slow motion: every frame, at its rate", async () => {
+  it("processes a phone's 240 fps slow motion: every frame, at its rate, which the processor is told before its first frame", async () => {
     const slowMotion = join(dir, "slow-motion.mov");
     execFileSync(ffmpegPath(), ["-v", "error", "-y", "-i", clip, "-t", "1", "-vf", "scale=320:180,fps=240", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "copy", slowMotion]);
     const out = join(dir, "slow-motion-out.mp4");
-    const result = await processVideo(slowMotion, out, { processor: async (f) => f });
+    const told: string[] = [];
+    const processor: ChunkProcessor = {
+      chunkSize: 16,
+      start: (video) => told.push(`${video.fps.num}/${video.fps.den}`),
+      processChunk: async (frames, startIndex) => (told.push(`chunk ${startIndex}`), frames),
+    };
+    const result = await processVideo(slowMotion, out, { processor });
+    expect(told.slice(0, 2)).toEqual(["240/1", "chunk 0"]);
     expect(result.frames).toBe(240);
     expect(await probeVideo(out)).toMatchObject({ fps: { num: 240, den: 1 }, frameCount: 240, audio: { codec: "aac" } });
     await expect(processVideo(slowMotion, join(dir, "never.mp4"), { processor: async (f) => f, limits: { ...DEFAULT_VIDEO_LIMITS, maxFps: 120 } })).rejects.toMatchObject({ code: "media_too_large", message: "The video runs at 240.00 fps; the limit is 120 fps." });

@@ -27,7 +27,8 @@ export interface VideoFaceDetector {
 }
 
 /**
- * Detection runs on every k-th frame; the tracker covers the frames between by interpolating
+ * Detection runs on every k-th frame of a 25 fps video (as often a second at another rate:
+ * compute/video/tracked.ts, `start`); the tracker covers the frames between by interpolating
  * between detections on either side (with a growing margin) and back-fills tracks that start in
  * between, so skipping never leaves a frame uncovered (compute/video/tracked.ts). k = 2 halves
  * the detector cost while a face moving across the frame in a second is still interpolated
@@ -36,24 +37,24 @@ export interface VideoFaceDetector {
 export const DETECT_EVERY = 2;
 
 /**
- * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_TILES_EVERY-th
- * frame, the whole-frame passes and middle tiles on every DETECT_EVERY-th. A small face is small
- * in pixels per frame too: the tracker interpolates it across the detection run in between, as it
+ * Face detection's small-face tiles (about 3/4 of its work at 720p) run on every SMALL_TILES_RUNS-th
+ * detection run (every 4th frame at 25 fps), the whole-frame passes and middle tiles on every run.
+ * A small face is small in pixels per frame too: the tracker interpolates it across the detection run in between, as it
  * does across a miss (compute/video/tracker.ts). Of the small-face tiles, only those whose picture
  * changed look again (small-tile-scans.ts). The object finder's small-object tiles (28 of its 40
  * calls on a 16:9 frame) keep the same schedule (videoObjects).
  */
-export const SMALL_TILES_EVERY = 2 * DETECT_EVERY;
+export const SMALL_TILES_RUNS = 2;
 
 /**
- * A detector over one video, called on its detection frames in order: its small tiles on
- * SMALL_TILES_EVERY frames and on the last (nothing later back-fills a small face that came into
- * view after the run before), looking again only where the picture changed.
+ * A detector over one video, called on its detection frames in order: its small tiles on every
+ * SMALL_TILES_RUNS-th run and on the last frame (nothing later back-fills a small face that came
+ * into view after the run before), looking again only where the picture changed.
  */
 function smallTileSchedule(detector: SmallTileDetector, onRun?: (run: SmallTileRun) => void) {
   const scans = new SmallTileScans(detector, onRun);
   return (frame: Frame, index: number, context: DetectContext): Promise<Detection[]> =>
-    index % SMALL_TILES_EVERY === 0 || context.last ? scans.detect(frame, index, context) : detector.detect(frame, { smallTiles: false });
+    index % (SMALL_TILES_RUNS * context.every) === 0 || context.last ? scans.detect(frame, index, context) : detector.detect(frame, { smallTiles: false });
 }
 
 /** The face detector as a detector with small tiles: its small-face tiles. */

@@ -238,6 +238,7 @@ export function faceAnonymizationVideo(
 
   const processor: ChunkProcessor = {
     chunkSize: tracked.chunkSize,
+    start: (video) => tracked.start(video),
     processChunk: async (frames, startIndex) => {
       if (startIndex === 0 && frames.length) window = Math.min(window, Math.max(1, Math.floor(MAX_WINDOW_BYTES / frames[0].data.length)));
       return take(await tracked.processChunk(frames, startIndex), window);

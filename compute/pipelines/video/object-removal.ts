@@ -94,6 +94,7 @@ export function objectRemovalVideo(
   };
   return {
     chunkSize: tracked.chunkSize,
+    start: (video) => tracked.start(video),
     fill: () => fill,
     async processChunk(frames, startIndex) {
       return feed(await tracked.processChunk(frames, startIndex));
