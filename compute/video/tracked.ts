@@ -62,7 +62,8 @@ export interface TrackedProcessorOptions {
   batchSize?: number;
   /**
    * Run the detector on every k-th frame (and the last frame) of a REFERENCE_FPS video; at another
-   * rate as often per second (`start`: at 60 fps every 5th frame, at 15 fps every frame). Default 1.
+   * rate as often per second (`start`: at 60 fps every 5th frame, at 15 fps every frame; more often
+   * where the frames skipping holds back would not fit LOOKAHEAD_BYTES: every 3rd at 4K 60 fps). Default 1.
    */
   detectEvery?: number;
   /**
@@ -83,14 +84,23 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
   if (options.tracker?.lookahead !== undefined && options.tracker.lookahead < givenEvery - 1) {
     throw new Error(`detectEvery=${givenEvery} needs a tracker look-ahead of at least ${givenEvery - 1} frames to keep every frame covered (got ${options.tracker.lookahead}).`);
   }
-  // The video's rate over REFERENCE_FPS, and the detection interval at that rate (set by `start`).
+  // The video's rate over REFERENCE_FPS (`start`), and the detection interval at that rate and
+  // frame size (set with the tracker, on the first frame).
   let rate = 1;
   let every = givenEvery;
+  /** How many frames of this size LOOKAHEAD_BYTES holds. */
+  const fitting = (frame: Frame) => Math.floor(LOOKAHEAD_BYTES / (frame.width * frame.height * frame.channels));
+  const intervalFor = (frame: Frame) =>
+    // As many detection runs a second as at REFERENCE_FPS, where every figure was measured: a face
+    // moves as far between two runs, a false box is born as often a second (at 60 fps every 2nd
+    // frame, 2.4 times the runs, blurred 11 % of pan-others' frame where every 5th blurs ~4 %).
+    // Skipping k-1 frames holds 2k-1 back (lookaheadFor); where those would not fit LOOKAHEAD_BYTES
+    // (4K at 60 fps and up) detection runs more often instead.
+    Math.max(1, Math.min(Math.round(givenEvery * rate), Math.max(givenEvery, Math.floor((fitting(frame) + 1) / 2))));
   const lookaheadFor = (frame: Frame) => {
     const minimum = Math.max(radius, 2 * every - 1);
     const wanted = Math.round((options.tracker?.lookahead ?? LOOKAHEAD_FRAMES) * rate);
-    const fits = Math.floor(LOOKAHEAD_BYTES / (frame.width * frame.height * frame.channels));
-    return Math.max(minimum, options.tracker?.lookahead !== undefined ? wanted : Math.min(wanted, fits));
+    return Math.max(minimum, options.tracker?.lookahead !== undefined ? wanted : Math.min(wanted, fitting(frame)));
   };
   let tracker: Tracker | null = null;
   const held: Frame[] = []; // received, not yet returned; held[0] is frame `heldStart`
@@ -172,18 +182,17 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     chunkSize: Math.max(1, Math.floor(options.chunkSize ?? 32)),
     tracker: () => tracker,
     start(video) {
-      // As many detection runs a second as at REFERENCE_FPS, where every figure was measured: a face
-      // moves as far between two runs, a false box is born as often a second (at 60 fps every 2nd
-      // frame, 2.4 times the runs, blurred 11 % of pan-others' frame where every 5th blurs ~4 %).
       rate = video.fps.num / video.fps.den / REFERENCE_FPS;
       if (!(rate > 0)) rate = 1;
-      every = Math.max(1, Math.round(givenEvery * rate));
     },
     async processChunk(frames, startIndex) {
-      tracker ??= new Tracker({
-        ...atFrameRate({ ...DEFAULT_TRACKER_OPTIONS, ...options.tracker }, rate * REFERENCE_FPS, (rate * givenEvery) / every),
-        lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height,
-      });
+      if (!tracker) {
+        every = intervalFor(frames[0]);
+        tracker = new Tracker({
+          ...atFrameRate({ ...DEFAULT_TRACKER_OPTIONS, ...options.tracker }, rate * REFERENCE_FPS, (rate * givenEvery) / every),
+          lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height,
+        });
+      }
       held.push(...frames);
       return emit(await advance(heldUpTo(startIndex + frames.length - 1), false));
     },

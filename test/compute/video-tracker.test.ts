@@ -461,9 +461,11 @@ describe("trackedProcessor (detect every k frames)", () => {
     }
   });
 
-  it("detects as often a second at any frame rate: every 2nd frame at 25 fps, every 5th at 60, every frame at 15", async () => {
-    const frame = (): Frame => ({ data: Buffer.alloc(64 * 36 * 3), width: 64, height: 36, channels: 3 });
-    for (const [fps, every] of [[25, 2], [30, 2], [60, 5], [15, 1]] as const) {
+  it("detects as often a second at any frame rate: every 2nd frame at 25 fps, every 5th at 60, every frame at 15; at 4K 60 fps every 3rd, within the look-ahead's memory", async () => {
+    const small = Buffer.alloc(64 * 36 * 3);
+    const uhd = Buffer.alloc(3840 * 2160 * 3); // one buffer for every frame: only the size matters here
+    for (const [fps, every, width] of [[25, 2, 64], [30, 2, 64], [60, 5, 64], [15, 1, 64], [25, 2, 3840], [60, 3, 3840]] as const) {
+      const frame = (): Frame => (width === 64 ? { data: small, width, height: 36, channels: 3 } : { data: uhd, width, height: 2160, channels: 3 });
       const detectedOn: number[] = [];
       const processor = trackedProcessor({
         detectEvery: 2,
@@ -478,7 +480,7 @@ describe("trackedProcessor (detect every k frames)", () => {
       processor.start({ fps: { num: fps, den: 1 } });
       for (let start = 0; start < 40; start += 8) await processor.processChunk(Array.from({ length: 8 }, frame), start);
       await processor.flush!();
-      expect(detectedOn, `${fps} fps`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
+      expect(detectedOn, `${fps} fps, ${width} px`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
     }
   });
 
