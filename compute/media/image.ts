@@ -136,14 +136,31 @@ async function decodeWithSharp(bytes: Uint8Array, format: ImageFormat, known?: I
 
 type HeicImages = Awaited<ReturnType<typeof decodeHeic.all>>;
 
+/** The major brands heic-decode's own check lets through; libheif reads the file's structure, not its brand. */
+const HEIC_DECODE_MAJORS = new Set(["mif1", "msf1", "heic", "heix", "hevc", "hevx"]);
+
 async function openHeic(bytes: Uint8Array): Promise<HeicImages> {
   try {
-    const images = await decodeHeic.all({ buffer: bytes });
+    const images = await decodeHeic.all({ buffer: withDecodableBrand(bytes) });
     if (images.length === 0) throw new Error("no image in the file");
     return images;
   } catch (e) {
     throw new ApiError("corrupt_media", `The HEIC image cannot be read: ${(e as Error).message ?? e}`);
   }
+}
+
+/**
+ * The file as heic-decode takes it. Its check reads the major brand only, and refuses HEIF files
+ * the sniffer accepts by their brands (majors "miaf", "mif2", "heim", "heis": MIAF and multi-layer
+ * HEVC writers): those are handed over as a copy whose major brand is "mif1", the generic HEIF
+ * still image brand, which every such file also is.
+ */
+function withDecodableBrand(bytes: Uint8Array): Uint8Array {
+  const major = Buffer.from(bytes.buffer, bytes.byteOffset + 8, 4).toString("latin1");
+  if (HEIC_DECODE_MAJORS.has(major)) return bytes;
+  const copy = Uint8Array.from(bytes);
+  copy.set(Buffer.from("mif1", "latin1"), 8);
+  return copy;
 }
 
 async function decodeHeicFrame(bytes: Uint8Array): Promise<Frame> {

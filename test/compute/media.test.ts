@@ -150,6 +150,15 @@ describe("decodeImage", () => {
     expect(Math.abs(alpha.frame.data[3] - 153)).toBeLessThan(8); // alpha 0.6
   });
 
+  it.each(["miaf", "mif2", "heim", "heis"])("decodes a HEIF whose major brand is %s (MIAF and multi-layer writers), as the sniffer accepts it", async (major) => {
+    const branded = Buffer.from(heicGps);
+    branded.write(major, 8, "latin1");
+    const { frame, format } = await decodeImage(branded);
+    expect(format).toBe("heic");
+    expect(frame.data.equals((await decodeImage(heicGps)).frame.data)).toBe(true);
+    expect(branded.toString("latin1", 8, 12)).toBe(major); // the caller's bytes are left as they were
+  });
+
   it("converts a HEIC's Display P3 (an iPhone's ICC profile) to sRGB, as JPEG and PNG are", async () => {
     // coffee-p3.heic: the coffee photo at 192x128 converted to Display P3 and tagged so. Taken as
     // sRGB its colours would shift (the red cup: mean red 158 -> 149, blue 51 -> 60).
