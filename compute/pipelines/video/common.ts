@@ -27,8 +27,8 @@ export interface VideoFaceDetector {
 }
 
 /**
- * Detection runs on every k-th frame of a 25 fps video (as often a second at another rate:
- * compute/video/tracked.ts, `start`); the tracker covers the frames between by interpolating
+ * Detection runs on every k-th frame of a 25 fps (or slower) video (as often a second at a higher
+ * rate: compute/video/tracked.ts, `start`); the tracker covers the frames between by interpolating
  * between detections on either side (with a growing margin) and back-fills tracks that start in
  * between, so skipping never leaves a frame uncovered (compute/video/tracked.ts). k = 2 halves
  * the detector cost while a face moving across the frame in a second is still interpolated
