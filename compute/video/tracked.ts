@@ -67,9 +67,10 @@ export interface TrackedProcessorOptions {
    */
   detectEvery?: number;
   /**
-   * Tracker settings, as measured at REFERENCE_FPS (frames at that rate): scaled to a higher
-   * rate once `start` tells it (atFrameRate). lookahead defaults to LOOKAHEAD_FRAMES (bounded by
-   * LOOKAHEAD_BYTES), never
+   * Tracker settings, as measured at REFERENCE_FPS (frames at that rate): scaled to the video's
+   * rate once `start` tells it (atFrameRate; below REFERENCE_FPS the detection runs stay every k-th
+   * frame, so a track survives its maxMissed runs for longer). lookahead defaults to
+   * LOOKAHEAD_FRAMES (bounded by LOOKAHEAD_BYTES), never
    * below max(smoothingRadius, 2 * detectEvery - 1): k-1 frames are needed to backfill a face that
    * appears between detection runs, and k more let its velocity (known from its second detection)
    * move those backfilled boxes before they are final.
@@ -84,8 +85,9 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
   if (options.tracker?.lookahead !== undefined && options.tracker.lookahead < givenEvery - 1) {
     throw new Error(`detectEvery=${givenEvery} needs a tracker look-ahead of at least ${givenEvery - 1} frames to keep every frame covered (got ${options.tracker.lookahead}).`);
   }
-  // The video's rate over REFERENCE_FPS (`start`; at least 1), and the detection interval at that
-  // rate and frame size (set with the tracker, on the first frame).
+  // The video's rate (`start`), its rate over REFERENCE_FPS for the schedule (at least 1), and the
+  // detection interval at that rate and frame size (set with the tracker, on the first frame).
+  let fps = REFERENCE_FPS;
   let rate = 1;
   let every = givenEvery;
   /** How many frames of this size LOOKAHEAD_BYTES holds. */
@@ -182,17 +184,21 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     chunkSize: Math.max(1, Math.floor(options.chunkSize ?? 32)),
     tracker: () => tracker,
     start(video) {
-      // Above REFERENCE_FPS only. Below it, detecting as often a second (every frame at 15 fps)
-      // hid faces the frame-counted schedule left showing (oracle, six clips at 15 fps: 89 -> 6 of
-      // 810 frames) but took the frame area under boxes (the e2e clip, 480x270 at 15 fps, real
-      // detector) from 14.6 to 26.4 %: left in frames until false boxes are answered otherwise.
-      rate = Math.max(1, video.fps.num / video.fps.den / REFERENCE_FPS || 1);
+      const given = video.fps.num / video.fps.den;
+      fps = Number.isFinite(given) && given > 0 ? given : REFERENCE_FPS;
+      // The schedule follows the rate above REFERENCE_FPS only. Below it, detecting as often a
+      // second (every frame at 15 fps) hid faces the frame-counted schedule left showing (oracle,
+      // six clips at 15 fps: 89 -> 6 of 810 frames) but took the frame area under boxes (the e2e
+      // clip, 480x270 at 15 fps, real detector) from 14.6 to 26.4 %: false boxes are born per run.
+      // The tracker's reach and margins per frame follow the rate at any rate (atFrameRate): a
+      // face moves further between two frames at 15 fps.
+      rate = Math.max(1, fps / REFERENCE_FPS);
     },
     async processChunk(frames, startIndex) {
       if (!tracker) {
         every = intervalFor(frames[0]);
         tracker = new Tracker({
-          ...atFrameRate({ ...DEFAULT_TRACKER_OPTIONS, ...options.tracker }, rate * REFERENCE_FPS, (rate * givenEvery) / every),
+          ...atFrameRate({ ...DEFAULT_TRACKER_OPTIONS, ...options.tracker }, fps, (rate * givenEvery) / every),
           lookahead: lookaheadFor(frames[0]), frameWidth: frames[0].width, frameHeight: frames[0].height,
         });
       }

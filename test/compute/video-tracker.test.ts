@@ -4,7 +4,7 @@ import type { Box, Detection, Frame } from "../../compute/types.ts";
 import { clipBox } from "../../compute/models/geometry.ts";
 import { assign, FORBIDDEN } from "../../compute/video/assignment.ts";
 import { trackedProcessor } from "../../compute/video/tracked.ts";
-import { Tracker } from "../../compute/video/tracker.ts";
+import { DEFAULT_TRACKER_OPTIONS, Tracker } from "../../compute/video/tracker.ts";
 import type { FrameCoverage, TrackedBox, TrackerOptions } from "../../compute/video/tracker.ts";
 
 const det = (b: Box, label = "face", score = 0.9): Detection => ({ ...b, label, score });
@@ -481,6 +481,12 @@ describe("trackedProcessor (detect every k frames)", () => {
       for (let start = 0; start < 40; start += 8) await processor.processChunk(Array.from({ length: 8 }, frame), start);
       await processor.flush!();
       expect(detectedOn, `${fps} fps, ${width} px`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
+      // The reach and the margins per frame follow the rate at any rate (a face moves 25/15 as far
+      // between two frames at 15 fps); the misses a track survives, the runs a second above 25 fps.
+      const options = processor.tracker()!.options;
+      expect(options.unknownSpeed, `${fps} fps`).toBeCloseTo((DEFAULT_TRACKER_OPTIONS.unknownSpeed * 25) / fps, 10);
+      expect(options.marginPerUncertainFrame, `${fps} fps`).toBeCloseTo((DEFAULT_TRACKER_OPTIONS.marginPerUncertainFrame * 25) / fps, 10);
+      expect(options.maxMissed, `${fps} fps`).toBe(Math.round((DEFAULT_TRACKER_OPTIONS.maxMissed * Math.max(1, fps / 25) * 2) / every));
     }
   });
 
