@@ -4,6 +4,9 @@ import type { Box, Detection, Frame } from "../../compute/types.ts";
 import { clipBox } from "../../compute/models/geometry.ts";
 import { assign, FORBIDDEN } from "../../compute/video/assignment.ts";
 import { trackedProcessor } from "../../compute/video/tracked.ts";
+import { faceBlurVideo } from "../../compute/pipelines/video/face-blur.ts";
+import type { Models } from "../../compute/models/index.ts";
+import type { FeatureParams } from "../../schema/features.ts";
 import { DEFAULT_TRACKER_OPTIONS, Tracker } from "../../compute/video/tracker.ts";
 import type { FrameCoverage, TrackedBox, TrackerOptions } from "../../compute/video/tracker.ts";
 
@@ -461,10 +464,10 @@ describe("trackedProcessor (detect every k frames)", () => {
     }
   });
 
-  it("detects as often a second at higher frame rates: every 2nd frame at 25 fps (and 15), every 5th at 60; at 4K 60 fps every 3rd, within the look-ahead's memory", async () => {
+  it("detects about as often a second at any frame rate: every 2nd frame at 25 fps, every 5th at 60, every frame at 15; at 4K 60 fps every 3rd, within the look-ahead's memory", async () => {
     const small = Buffer.alloc(64 * 36 * 3);
     const uhd = Buffer.alloc(3840 * 2160 * 3); // one buffer for every frame: only the size matters here
-    for (const [fps, every, width] of [[25, 2, 64], [30, 2, 64], [60, 5, 64], [15, 2, 64], [25, 2, 3840], [60, 3, 3840]] as const) {
+    for (const [fps, every, width] of [[25, 2, 64], [30, 2, 64], [60, 5, 64], [15, 1, 64], [25, 2, 3840], [60, 3, 3840]] as const) {
       const frame = (): Frame => (width === 64 ? { data: small, width, height: 36, channels: 3 } : { data: uhd, width, height: 2160, channels: 3 });
       const detectedOn: number[] = [];
       const processor = trackedProcessor({
@@ -481,12 +484,33 @@ describe("trackedProcessor (detect every k frames)", () => {
       for (let start = 0; start < 40; start += 8) await processor.processChunk(Array.from({ length: 8 }, frame), start);
       await processor.flush!();
       expect(detectedOn, `${fps} fps, ${width} px`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
-      // The reach and the margins per frame follow the rate at any rate (a face moves 25/15 as far
-      // between two frames at 15 fps); the misses a track survives, the runs a second above 25 fps.
+      // The reach and the margins per frame follow the rate (a face moves 25/15 as far between two
+      // frames at 15 fps); the misses a track survives, the runs a second: 2 s of them.
       const options = processor.tracker()!.options;
       expect(options.unknownSpeed, `${fps} fps`).toBeCloseTo((DEFAULT_TRACKER_OPTIONS.unknownSpeed * 25) / fps, 10);
       expect(options.marginPerUncertainFrame, `${fps} fps`).toBeCloseTo((DEFAULT_TRACKER_OPTIONS.marginPerUncertainFrame * 25) / fps, 10);
-      expect(options.maxMissed, `${fps} fps`).toBe(Math.round((DEFAULT_TRACKER_OPTIONS.maxMissed * Math.max(1, fps / 25) * 2) / every));
+      expect(options.maxMissed, `${fps} fps`).toBe(Math.round((DEFAULT_TRACKER_OPTIONS.maxMissed * (fps / 25) * 2) / every));
+    }
+  });
+
+  it("video face-blur runs face detection's small-face tiles every 4th frame at 25 fps and below (and on the last), every 10th at 60 fps; the whole-frame passes on every detection frame", async () => {
+    for (const [fps, every, smallEvery] of [[25, 2, 4], [15, 1, 4], [60, 5, 10]] as const) {
+      const data = Buffer.alloc(64 * 36 * 3);
+      const frames: Frame[] = Array.from({ length: 40 }, () => ({ data, width: 64, height: 36, channels: 3 }));
+      const runs: { index: number; small: boolean }[] = [];
+      const faces = {
+        async detect(frame: Frame, options?: { smallFaces?: boolean | ((tile: Box) => boolean) }) {
+          runs.push({ index: frames.indexOf(frame), small: options?.smallFaces !== false });
+          return [];
+        },
+        smallFaceCap: () => 0,
+      };
+      const processor = faceBlurVideo({ pixelated: false } as FeatureParams<"video.face-blur">, { faces } as unknown as Pick<Models, "faces">);
+      processor.start!({ fps: { num: fps, den: 1 } });
+      for (let start = 0; start < 40; start += 8) await processor.processChunk(frames.slice(start, start + 8), start);
+      await processor.flush!();
+      expect(runs.map((r) => r.index), `${fps} fps`).toEqual([...Array.from({ length: Math.ceil(39 / every) }, (_, k) => k * every), 39]);
+      expect(runs.filter((r) => r.small).map((r) => r.index), `${fps} fps`).toEqual([...Array.from({ length: Math.ceil(39 / smallEvery) }, (_, k) => k * smallEvery), 39]);
     }
   });
 
