@@ -97,8 +97,9 @@ export function trackedProcessor(options: TrackedProcessorOptions): ChunkProcess
     // moves as far between two runs, a false box is born as often a second (at 60 fps every 2nd
     // frame, 2.4 times the runs, blurred 11 % of pan-others' frame where every 5th blurs ~4 %; at
     // 15 fps every 2nd frame left faces showing in 3 of 270 frames of the six clips, where every
-    // frame left none and blurred 17 % of the frame instead of 23 %). Skipping k-1 frames holds 2k-1 back (lookaheadFor); where those would not fit LOOKAHEAD_BYTES
-    // (4K at 60 fps and up) detection runs more often instead.
+    // frame left none and blurred 17 % of the frame instead of 23 %). Skipping k-1 frames holds
+    // 2k-1 back (lookaheadFor); where those would not fit LOOKAHEAD_BYTES (4K at 60 fps and up)
+    // detection runs more often instead.
     Math.max(1, Math.min(Math.round(givenEvery * rate), Math.max(givenEvery, Math.floor((fitting(frame) + 1) / 2))));
   const lookaheadFor = (frame: Frame) => {
     const minimum = Math.max(radius, 2 * every - 1);
