@@ -171,8 +171,9 @@ export const REFERENCE_FPS = 25;
  * of frames, and a face moves per second, so at 60 fps it moves 25/60 as far between two frames
  * and at 15 fps 25/15 as far. The margins and the reach per frame scale with the inverse of the
  * rate; the misses a track survives with the detection runs a second (`runRate`: their number at
- * `fps` over theirs at REFERENCE_FPS). The smoothing window (detector jitter: a box always contains its detection) and
- * the look-ahead (scaled by trackedProcessor, bounded by memory) are left to the caller.
+ * `fps` over theirs at REFERENCE_FPS). The smoothing window (detector jitter: a box always
+ * contains its detection) and the look-ahead (scaled by trackedProcessor, bounded by memory) are
+ * left to the caller.
  */
 export function atFrameRate(options: TrackerOptions, fps: number, runRate: number): TrackerOptions {
   const rate = fps / REFERENCE_FPS;
