@@ -174,6 +174,26 @@ describe("Tracker", () => {
     }
   });
 
+  it("covers a face leaving through the edge when the detector boxes only part of what still shows", () => {
+    // A 34 px face leaving through the left edge at 12 px a frame, detected on every 2nd frame:
+    // whole while inside, then as the 8 px next to the edge (pan-others at 30 fps boxed 8 of the
+    // 32 px in view). Completed past the edge to the track's size, that box lies 26 px left of what
+    // shows; the frames between two such detections were interpolated from it alone.
+    const face = (i: number): Box => ({ x: 150 - 12 * i, y: 300, width: 34, height: 34 });
+    const seen = (i: number): Detection[] | null => {
+      if (i % 2 === 1) return null;
+      const f = face(i);
+      if (f.x + f.width <= 0) return [];
+      return [det(f.x >= 0 ? f : { ...f, x: 0, width: 8 })];
+    };
+    const tracker = new Tracker({ frameWidth: 1280, frameHeight: 720, lookahead: 25 });
+    const out = run(tracker, Array.from({ length: 24 }, (_, i) => seen(i)));
+    for (const c of out) {
+      const f = clipBox(face(c.index), 1280, 720);
+      if (f.width > 0) expect(c.boxes.some((b) => contains(b, f)), `frame ${c.index}: ${f.width} px of the face show`).toBe(true);
+    }
+  });
+
   it("keeps ids when two faces cross", () => {
     const n = 60;
     const rnd = noise(7);
