@@ -269,6 +269,22 @@ describe("Tracker", () => {
     expect(bare(false).length).toBeGreaterThan(10);
   });
 
+  it("smooths a face's boxes along the camera's path, so a pan that turns back does not pull the box off the face", () => {
+    // A 30 px face standing in the scene; the camera pans 40 px a frame (a 10 fps video's pan) one
+    // way until frame 6, then back. Frame 6, where it turns, has no detection. Averaged where they
+    // lie in the frame, its neighbours' boxes (all 40-120 px to one side of it) put its box 50 px
+    // off the face; averaged where the camera takes them into frame 6, on it.
+    const W = 1280, H = 720;
+    const step = (i: number) => (i <= 6 ? -40 : 40);
+    const xAt = (i: number): number => (i === 0 ? 640 : xAt(i - 1) + step(i));
+    const face = (i: number): Box => ({ x: xAt(i), y: 300, width: 30, height: 30 });
+    const tracker = new Tracker({ frameWidth: W, frameHeight: H, lookahead: 8 });
+    const out: FrameCoverage[] = [];
+    for (let i = 0; i < 13; i++) out.push(...tracker.push(i, i === 6 ? null : [det(face(i))], false, i > 0 ? { scale: 1, dx: step(i), dy: 0 } : null));
+    out.push(...tracker.finish());
+    for (const c of out) expect(c.boxes.some((b) => contains(b, face(c.index))), `frame ${c.index}`).toBe(true);
+  });
+
   it("covers both faces when a track seen once reaches for a new face beside its own, which the detector missed", () => {
     // Two 16 px faces standing 28 px apart, detected on every 2nd frame. A is seen on frame 0, then
     // missed until frame 20 (past the look-ahead); B is there from frame 0 but first found on frame
