@@ -155,29 +155,37 @@ describe("video face-anonymization processor", () => {
     expect(drift).toBeLessThan(0.3 * changed[5]!);
   });
 
-  it("charges calibration to the job's budget; with the budget spent, a new face gets its first candidate, blurred when that is not another person", { timeout: 300_000 }, async () => {
+  it("charges calibration to the job's budget; with the budget spent, a new face gets its first candidate: drawn when the verdict calls it another person, blurred when not", { timeout: 300_000 }, async () => {
     const photo = await loadPhoto("astronaut.png");
     const [face] = await new FaceMeter().faces(photo, 0.5);
     const frames = Array.from({ length: 6 }, (_, k) => shifted(photo, k));
+    const models = createModels();
     // Nothing to spend and 5 a frame: the face's calibration runs in debt, one candidate only.
-    const budget = new CalibrationBudget(0, 5);
-    const { counts, onFaces } = faceCounts();
-    const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, createModels(), { salt: 7, window: 2, views: 2, budget, onFaces });
-    const out = await processAll(processor, frames);
-    expect(out.length).toBe(frames.length);
-    // Charged (the setup: a descriptor and an SSD pass per view, then the first candidate) more
-    // than 6 frames refill: a balance capped at 0 is below it only while in debt.
-    console.log(`budget after 6 frames: ${budget.left}`);
-    expect(budget.left).toBeLessThan(0);
-    // The first candidate is 0.59-0.63 from the original by the descriptor on its two views, at
-    // the verdict's bar: a pixel more or less of the tracked box moves it either side (boxes
-    // smoothed along the camera's path, 1 px a frame here, took it over). Whichever the verdict,
-    // every frame does the same and the face is never left as is; a blurred one is blurred through
-    // (the verdict's blur is pinned below: "blurs, in every frame, a face whose replacement ...").
-    expect(counts).toEqual(frames.map(() => counts[0]));
-    expect(counts[0]!.drawn + counts[0]!.blurred).toBe(1);
-    if (counts[0]!.blurred) expectBlurred(out, frames, face!.box, "first candidate only");
-    else for (let k = 0; k < frames.length; k++) expect(meanAbsDiff(out[k]!, frames[k]!, face!.box), `frame ${k}`).toBeGreaterThan(10);
+    // Salt 12's first candidate is 0.73-0.74 from the original by the descriptor on its two views,
+    // clearly past the verdict's bar (0.6; salt 7's sits at 0.60-0.61, where a pixel of box decides).
+    const run = async (threshold?: number) => {
+      const budget = new CalibrationBudget(0, 5);
+      const { counts, onFaces } = faceCounts();
+      const processor = faceAnonymizationVideo({ video_url: "https://example.com/clip.mp4", is_watermark: false }, models, { salt: 12, window: 2, views: 2, budget, threshold, onFaces });
+      const out = await processAll(processor, frames);
+      expect(out.length).toBe(frames.length);
+      // Charged (the setup: a descriptor and an SSD pass per view, then the first candidate) more
+      // than 6 frames refill: a balance capped at 0 is below it only while in debt.
+      console.log(`budget after 6 frames: ${budget.left}`);
+      expect(budget.left).toBeLessThan(0);
+      return { out, counts };
+    };
+    const another = await run();
+    expect(another.counts).toEqual(frames.map(() => ({ drawn: 1, blurred: 0 })));
+    for (const [k, o] of another.out.entries()) {
+      const inner: Box = { x: face!.box.x + k + face!.box.width * 0.2, y: face!.box.y + face!.box.height * 0.2, width: face!.box.width * 0.6, height: face!.box.height * 0.6 };
+      expect(meanAbsDiff(o, frames[k]!, inner), `frame ${k}`).toBeGreaterThan(8); // replaced
+      expect(sharpness(o, inner)).toBeGreaterThan(0.5 * sharpness(frames[k]!, inner)); // drawn, not blurred
+    }
+    // The same candidate with the verdict's distance out of reach: not another person, blurred through.
+    const same = await run(2);
+    expect(same.counts).toEqual(frames.map(() => ({ drawn: 0, blurred: 1 })));
+    expectBlurred(same.out, frames, face!.box, "first candidate, not another person");
   });
 
   it("draws a face the detector loses where its pixels move, not where landmarks in the tracker's guessed box jump", { timeout: 300_000 }, async () => {
