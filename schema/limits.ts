@@ -41,6 +41,15 @@ export const MAX_VIDEO_FRAMES = MAX_VIDEO_SECONDS * 120;
 /** Fetching a media URL: overall deadline (connect + all redirects + body), per kind. */
 export const FETCH_TIMEOUT_MS = { image: 30_000, video: 300_000 } as const;
 
+/**
+ * Pricing a video: how long the Worker waits for compute's probe before it tries another instance,
+ * and how long compute may spend fetching what it probes (its container index, or the whole file
+ * where the server does not serve ranges), so that a slow URL is answered media_unreachable by the
+ * instance it reached instead of fetched again by each one in turn.
+ */
+export const PROBE_TIMEOUT_MS = 60_000;
+export const PROBE_FETCH_TIMEOUT_MS = 45_000;
+
 /** Fetching a media URL: the most redirects followed (each one re-checked by the URL policy). */
 export const FETCH_MAX_REDIRECTS = 3;
 

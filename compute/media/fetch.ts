@@ -76,6 +76,19 @@ export async function fetchMedia(url: string, opts: FetchMediaOptions): Promise<
   return { bytes: Buffer.concat(chunks), url: r.url, contentType: r.contentType, redirects: r.redirects };
 }
 
+/**
+ * Fetches bytes start..end (inclusive) of a media URL, with the same guard: the bytes and the whole
+ * file's size, or null when the server does not serve ranges (it answered with the whole file,
+ * which is then not read). The byte limit applies to the whole file's size.
+ */
+export async function fetchMediaRange(url: string, start: number, end: number, opts: FetchMediaOptions): Promise<{ bytes: Buffer; total: number } | null> {
+  const chunks: Buffer[] = [];
+  const r = await guardedFetch(url, opts, async (chunk) => {
+    chunks.push(chunk);
+  }, { start, end });
+  return r.total === undefined ? null : { bytes: Buffer.concat(chunks), total: r.total };
+}
+
 /** Fetches a media URL into a file (for videos), with the same guard. Removes the file on failure. */
 export async function fetchMediaToFile(
   url: string,
@@ -99,12 +112,15 @@ export async function fetchMediaToFile(
 }
 
 type Sink = (chunk: Buffer) => Promise<void>;
+/** Bytes start..end of the body, inclusive (an HTTP Range). */
+type ByteRange = { start: number; end: number };
 
 async function guardedFetch(
   url: string,
   opts: FetchMediaOptions,
   sink: Sink,
-): Promise<{ url: string; contentType: string | null; redirects: number }> {
+  range?: ByteRange,
+): Promise<{ url: string; contentType: string | null; redirects: number; total?: number }> {
   const policy: FetchPolicy = {
     checkUrl: opts.policy?.checkUrl ?? checkMediaUrl,
     isAllowedAddress: opts.policy?.isAllowedAddress ?? isPublicAddress,
@@ -117,8 +133,8 @@ async function guardedFetch(
   let current = policy.checkUrl(url);
   for (let redirects = 0; ; redirects++) {
     const address = await withDeadline(vetHost(current, policy), deadline, timeoutError);
-    const hop = await requestOnce(current, address, deadline, opts, sink, timeoutError);
-    if (hop.kind === "body") return { url: current.href, contentType: hop.contentType, redirects };
+    const hop = await requestOnce(current, address, deadline, opts, sink, timeoutError, range);
+    if (hop.kind === "body") return { url: current.href, contentType: hop.contentType, redirects, total: hop.total };
     if (redirects >= maxRedirects) {
       throw new ApiError("media_unreachable", `The media URL redirected more than ${maxRedirects} times.`);
     }
@@ -155,7 +171,8 @@ async function vetHost(u: URL, policy: FetchPolicy): Promise<ResolvedAddress> {
   return addresses[0];
 }
 
-type Hop = { kind: "body"; contentType: string | null } | { kind: "redirect"; location: string };
+/** `total`: the whole file's size, when a range was asked for and served (206). */
+type Hop = { kind: "body"; contentType: string | null; total?: number } | { kind: "redirect"; location: string };
 
 function requestOnce(
   u: URL,
@@ -164,6 +181,7 @@ function requestOnce(
   opts: FetchMediaOptions,
   sink: Sink,
   timeoutError: () => ApiError,
+  range?: ByteRange,
 ): Promise<Hop> {
   return new Promise<Hop>((resolve, reject) => {
     const remaining = deadline - Date.now();
@@ -204,6 +222,7 @@ function requestOnce(
         "user-agent": USER_AGENT,
         accept: "image/*, video/*;q=0.9, */*;q=0.5",
         "accept-encoding": "identity",
+        ...(range ? { range: `bytes=${range.start}-${range.end}` } : {}),
       },
     });
     const timer = setTimeout(() => fail(timeoutError()), remaining);
@@ -227,9 +246,27 @@ function requestOnce(
         res.resume();
         return fail(new ApiError("media_unreachable", `The media URL answered HTTP ${status}.`));
       }
-      const declared = Number(res.headers["content-length"]);
-      if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        return fail(tooLarge(opts.maxBytes, declared));
+      const contentType = res.headers["content-type"] ?? null;
+      let total: number | undefined;
+      let keep = opts.maxBytes;
+      if (range) {
+        // A server that ignores the Range header sends the whole file: not read, the caller falls back.
+        if (status !== 206) {
+          res.destroy();
+          return done({ kind: "body", contentType });
+        }
+        const served = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(String(res.headers["content-range"] ?? ""));
+        if (!served || Number(served[1]) !== range.start || Number(served[2]) > range.end) {
+          return fail(new ApiError("media_unreachable", `The media URL answered a range request with another range (${res.headers["content-range"] ?? "none"}).`));
+        }
+        total = Number(served[3]);
+        if (total > opts.maxBytes) return fail(tooLarge(opts.maxBytes, total));
+        keep = Number(served[2]) - range.start + 1;
+      } else {
+        const declared = Number(res.headers["content-length"]);
+        if (Number.isFinite(declared) && declared > opts.maxBytes) {
+          return fail(tooLarge(opts.maxBytes, declared));
+        }
       }
       void (async () => {
         let received = 0;
@@ -237,11 +274,11 @@ function requestOnce(
           for await (const chunk of res as AsyncIterable<Buffer>) {
             if (settled) return;
             received += chunk.length;
-            if (received > opts.maxBytes) return fail(tooLarge(opts.maxBytes));
+            if (received > keep) return fail(range ? new ApiError("media_unreachable", "The media URL sent more than the range asked for.") : tooLarge(opts.maxBytes));
             await sink(chunk);
           }
           if (!res.complete) return fail(new ApiError("media_unreachable", "The media URL connection closed before the whole body arrived."));
-          done({ kind: "body", contentType: res.headers["content-type"] ?? null });
+          done({ kind: "body", contentType, total });
         } catch (e) {
           fail(e instanceof ApiError ? e : new ApiError("media_unreachable", `Reading the media URL failed (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`));
         }

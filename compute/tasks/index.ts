@@ -11,7 +11,7 @@ import { checkVideoLimits } from "../video/limits.ts";
 import { probeVideo } from "../video/probe.ts";
 import { processSpawner } from "../video/spawner.ts";
 import { imageTask, nsfwImageTask } from "./image.ts";
-import { loadMediaFile } from "./media-source.ts";
+import { loadMediaIndex } from "./media-source.ts";
 import { nsfwVideoTask } from "./nsfw-video.ts";
 import type { Task } from "./types.ts";
 import { videoTask } from "./video.ts";
@@ -51,7 +51,7 @@ export async function warmUp(): Promise<void> {
 
 /** What the Worker needs to price a request: kind, format and (videos) duration. */
 export async function probeTask(media: TaskRequest["media"], ctx: { workDir: string; signal: AbortSignal }): Promise<ProbeResult> {
-  const path = await loadMediaFile(media, join(ctx.workDir, "probe"), ctx.signal);
+  const path = await loadMediaIndex(media, join(ctx.workDir, "probe"), ctx.signal);
   const head = await readHead(path, 64);
   const sniffed = sniffMediaFormat(head);
   if (!sniffed) throw new ApiError("unsupported_media_format", "The media is not a supported image or video format (checked from its bytes).");

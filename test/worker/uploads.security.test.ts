@@ -58,4 +58,32 @@ describe("upload security", () => {
     expect(res.headers.get("content-type")).toBe("image/png");
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(await makePng());
   });
+
+  it("internal media reads serve one byte range (compute's probe reads a video's index that way)", async () => {
+    const u = await createUser();
+    const { ticket } = await uploadedMedia(u, "image");
+    const png = await makePng();
+    const url = `${BASE}/internal/media/${await signToken(env.SIGNING_SECRET, "media", { key: `uploads/${ticket.upload_id}`, exp: Date.now() + 60_000 })}`;
+    const get = (range: string) => SELF.fetch(url, { headers: { range } });
+    const part = await get("bytes=8-23");
+    expect(part.status).toBe(206);
+    expect(part.headers.get("content-range")).toBe(`bytes 8-23/${png.length}`);
+    expect(part.headers.get("content-length")).toBe("16");
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(png.subarray(8, 24));
+    // Past the end: clipped to the object; from an offset to the end; the last N bytes.
+    const tail = await get(`bytes=${png.length - 4}-${png.length + 100}`);
+    expect([tail.status, tail.headers.get("content-range")]).toEqual([206, `bytes ${png.length - 4}-${png.length - 1}/${png.length}`]);
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(png.subarray(png.length - 4));
+    expect(new Uint8Array(await (await get("bytes=10-")).arrayBuffer())).toEqual(png.subarray(10));
+    expect(new Uint8Array(await (await get("bytes=-6")).arrayBuffer())).toEqual(png.subarray(png.length - 6));
+    const beyond = await get(`bytes=${png.length}-`);
+    expect([beyond.status, beyond.headers.get("content-range")]).toEqual([416, `bytes */${png.length}`]);
+    await beyond.arrayBuffer();
+    // Not one range (several, or malformed): the whole object, as without the header.
+    for (const range of ["bytes=0-3,8-9", "bytes=9-3", "items=0-3"]) {
+      const whole = await get(range);
+      expect(whole.status).toBe(200);
+      expect(new Uint8Array(await whole.arrayBuffer())).toEqual(png);
+    }
+  });
 });

@@ -12,6 +12,7 @@ import { createDb } from "../services/db.ts";
 import { createApiKey, revokeApiKey } from "../services/keys.ts";
 import { creditSummary, grantCredits } from "../services/ledger.ts";
 import { JOB_CALLBACK_PATH, jobStub } from "../services/jobs.ts";
+import { rangedObjectResponse } from "../services/byte-ranges.ts";
 import { INTERNAL_MEDIA_PATH, discardResult, storeResult, type StoredResult } from "../services/results.ts";
 import type { JobState } from "../durable/job.ts";
 
@@ -93,13 +94,13 @@ export function registerInternalRoutes(app: OpenAPIHono<AppEnv>): void {
     return c.json({ success: true });
   });
 
-  // Compute reads uploaded media through short-lived signed URLs.
+  // Compute reads uploaded media through short-lived signed URLs, whole or by range (its probe).
   app.get(`${INTERNAL_MEDIA_PATH}:token`, async (c) => {
     const claims = await verifyToken<{ key: string; exp: number }>(c.env.SIGNING_SECRET, "media", c.req.param("token"));
     if (!claims) throw new ApiError("unauthorized", "Invalid or expired media token.");
-    const object = await c.env.MEDIA.get(claims.key);
-    if (!object) throw new ApiError("media_not_found", "The media no longer exists.");
-    return new Response(object.body, { headers: { "content-type": object.httpMetadata?.contentType ?? "application/octet-stream", "content-length": String(object.size) } });
+    const res = await rangedObjectResponse(c.env.MEDIA, claims.key, c.req.header("range"), {});
+    if (!res) throw new ApiError("media_not_found", "The media no longer exists.");
+    return res;
   });
 
   // Operators: create and revoke keys (npm run keys:create / keys:revoke sign these requests).

@@ -1,6 +1,7 @@
 // Client for the compute pool: signed requests, instance choice, capability discovery.
 import { ApiError, type ErrorCode, ERROR_CODES } from "../../schema/errors.ts";
 import { HEALTH_PATH, PROBE_PATH, TASKS_PATH, signRequest, type ComputeHealth, type ProbeResult, type TaskRequest } from "../../schema/compute-protocol.ts";
+import { PROBE_TIMEOUT_MS } from "../../schema/limits.ts";
 import { sha256Hex } from "../../schema/signing.ts";
 import type { Env } from "../env.ts";
 
@@ -144,7 +145,7 @@ function hungAfterMs(env: Env): number {
 }
 
 export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise<ProbeResult> {
-  const { response } = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), 60_000);
+  const { response } = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), PROBE_TIMEOUT_MS);
   return (await response.json()) as ProbeResult;
 }
 
