@@ -5850,6 +5850,23 @@ export interface operations {
             /** @description The file; Content-Type is its format (application/json for a detections document). */
             200: {
                 headers: {
+                    /** @description One byte range of the file can be asked for with `Range` (a video player seeks so). */
+                    "Accept-Ranges": "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "video/*": string;
+                    "application/json": components["schemas"]["DetectionsDocument"];
+                };
+            };
+            /** @description One byte range of the file, for `Range: bytes=first-last` (or `first-`, `-count`), clipped to the file. Several ranges, or one past the end, get the whole file (200). */
+            206: {
+                headers: {
+                    /** @description One byte range of the file can be asked for with `Range` (a video player seeks so). */
+                    "Accept-Ranges": "bytes";
+                    /** @description The range sent and the file's size: `bytes first-last/size`. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5905,6 +5922,25 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description One byte range of the file can be asked for with `Range` (a video player seeks so). */
+                    "Accept-Ranges": "bytes";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/*": string;
+                    "video/*": string;
+                };
+            };
+            /** @description One byte range of the file, for `Range: bytes=first-last` (or `first-`, `-count`), clipped to the file. Several ranges, or one past the end, get the whole file (200). */
+            206: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /** @description One byte range of the file can be asked for with `Range` (a video player seeks so). */
+                    "Accept-Ranges": "bytes";
+                    /** @description The range sent and the file's size: `bytes first-last/size`. */
+                    "Content-Range": string;
                     [name: string]: unknown;
                 };
                 content: {

@@ -95,6 +95,12 @@ describe("answers replayed against the served document", () => {
     const media = await send("GET", ticket.image_url!, { user: u });
     expect([media.status, media.headers.get("content-type")]).toEqual([200, "image/png"]);
     expect(new Uint8Array(await media.arrayBuffer())).toEqual(await makePng());
+    // By range too (a player seeking in an uploaded video); past the end, the whole file.
+    const png = await makePng();
+    const part = await send("GET", ticket.image_url!, { user: u, headers: { range: "bytes=4-11" } });
+    expect([part.status, part.headers.get("content-range"), part.headers.get("content-type")]).toEqual([206, `bytes 4-11/${png.length}`, "image/png"]);
+    expect(new Uint8Array(await part.arrayBuffer())).toEqual(png.subarray(4, 12));
+    expect((await send("GET", ticket.image_url!, { user: u, headers: { range: `bytes=${png.length}-` } })).status).toBe(200);
     expect((await send("GET", ticket.image_url!, { user: other })).status).toBe(404);
     expect((await send("GET", ticket.image_url!)).status).toBe(401);
   });
@@ -145,7 +151,13 @@ describe("answers replayed against the served document", () => {
     expect(ok.status).toBe(200);
     const { result_url } = (await ok.json()) as { result_url: string };
     const file = await send("GET", result_url);
-    expect([file.status, file.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect([file.status, file.headers.get("content-type"), file.headers.get("accept-ranges")]).toEqual([200, "image/png", "bytes"]);
+    const whole = new Uint8Array(await file.arrayBuffer());
+    // The last bytes, as a player asks for an MP4's index; Safari plays no video served without ranges.
+    const tail = await send("GET", result_url, { headers: { range: "bytes=-10" } });
+    expect([tail.status, tail.headers.get("content-range"), tail.headers.get("cache-control")]).toEqual([206, `bytes ${whole.length - 10}-${whole.length - 1}/${whole.length}`, "private, max-age=3600"]);
+    expect(new Uint8Array(await tail.arrayBuffer())).toEqual(whole.subarray(whole.length - 10));
+    expect((await send("GET", `${BASE}/results/AAAAAAAAAAAAAAAAAAAAAA.png`, { headers: { range: "bytes=0-9" } })).status).toBe(404);
     expect((await send("GET", `${BASE}/results/AAAAAAAAAAAAAAAAAAAAAA.png`)).status).toBe(404);
     expect((await send("POST", result_url)).status).toBe(405);
 

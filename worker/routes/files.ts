@@ -9,22 +9,18 @@ import { DetectionsDocument } from "../../schema/api/detections.ts";
 import type { AppEnv } from "../env.ts";
 import { UPLOAD_MEDIA_PATH, uploadKey } from "../services/media.ts";
 import { RESULT_PATH, resultObjectKey } from "../services/results.ts";
+import { rangedObjectResponse } from "../services/byte-ranges.ts";
 import { AUTHENTICATED, BEARER, COMMON_ERRORS, PUBLIC, errorResponses, success } from "./openapi-helpers.ts";
 
 const binary = { schema: z.string().openapi({ type: "string", format: "binary" }) };
 const MEDIA_CONTENT = { "image/*": binary, "video/*": binary };
 const RESULT_CONTENT = { ...MEDIA_CONTENT, "application/json": { schema: DetectionsDocument } };
 
-function serveObject(object: R2ObjectBody, cacheControl: string): Response {
-  return new Response(object.body, {
-    headers: {
-      "content-type": object.httpMetadata?.contentType ?? "application/octet-stream",
-      "content-length": String(object.size),
-      "cache-control": cacheControl,
-      "x-content-type-options": "nosniff",
-    },
-  });
-}
+/** Headers of a served file (200) and of one range of it (206: `Range: bytes=first-last`, `bytes=first-` or `bytes=-count`). */
+const FILE_HEADERS = { "Accept-Ranges": { schema: { type: "string" as const, enum: ["bytes"] }, required: true, description: "One byte range of the file can be asked for with `Range` (a video player seeks so)." } };
+const RANGE_HEADERS = { ...FILE_HEADERS, "Content-Range": { schema: { type: "string" as const }, required: true, description: "The range sent and the file's size: `bytes first-last/size`." } };
+const FILE_RESPONSE_HEADERS = (cacheControl: string) => ({ "cache-control": cacheControl, "x-content-type-options": "nosniff" });
+const RANGE_DESCRIPTION = "One byte range of the file, for `Range: bytes=first-last` (or `first-`, `-count`), clipped to the file. Several ranges, or one past the end, get the whole file (200).";
 
 export function registerFileRoutes(app: OpenAPIHono<AppEnv>): void {
   app.openAPIRegistry.registerPath({
@@ -37,15 +33,16 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>): void {
     security: [],
     request: { params: z.object({ name: z.string().openapi({ example: "3q2X9c0d1e2f3g4h5i6j7k.png" }) }) },
     responses: {
-      ...success(200, "The file; Content-Type is its format (application/json for a detections document).", RESULT_CONTENT, PUBLIC),
+      ...success(200, "The file; Content-Type is its format (application/json for a detections document).", RESULT_CONTENT, PUBLIC, FILE_HEADERS),
+      ...success(206, RANGE_DESCRIPTION, RESULT_CONTENT, PUBLIC, RANGE_HEADERS),
       ...errorResponses(PUBLIC, "not_found", "internal_error"),
     },
   });
   app.get(`${RESULT_PATH}:name`, async (c) => {
     const name = c.req.param("name");
-    const object = /^[A-Za-z0-9_-]{16,64}\.[a-z0-9]{2,5}$/.test(name) ? await c.env.MEDIA.get(resultObjectKey(name)) : null;
-    if (!object) throw new ApiError("not_found", "No such result (it may have expired).");
-    return serveObject(object, "private, max-age=3600");
+    const served = /^[A-Za-z0-9_-]{16,64}\.[a-z0-9]{2,5}$/.test(name) ? await rangedObjectResponse(c.env.MEDIA, resultObjectKey(name), c.req.header("range"), FILE_RESPONSE_HEADERS("private, max-age=3600")) : null;
+    if (!served) throw new ApiError("not_found", "No such result (it may have expired).");
+    return served;
   });
 
   app.openAPIRegistry.registerPath({
@@ -58,16 +55,17 @@ export function registerFileRoutes(app: OpenAPIHono<AppEnv>): void {
     security: BEARER,
     request: { params: z.object({ upload_id: z.string() }) },
     responses: {
-      ...success(200, "The file; Content-Type is its format, read from its bytes.", MEDIA_CONTENT, AUTHENTICATED),
+      ...success(200, "The file; Content-Type is its format, read from its bytes.", MEDIA_CONTENT, AUTHENTICATED, FILE_HEADERS),
+      ...success(206, RANGE_DESCRIPTION, MEDIA_CONTENT, AUTHENTICATED, RANGE_HEADERS),
       ...errorResponses(AUTHENTICATED, ...COMMON_ERRORS, "media_not_found"),
     },
   });
   app.get(`${UPLOAD_MEDIA_PATH}:upload_id`, async (c) => {
     const id = c.req.param("upload_id");
     const row = /^[A-Za-z0-9_-]{10,64}$/.test(id) ? await c.get("db").query.uploads.findFirst({ where: and(eq(uploads.id, id), eq(uploads.accountId, c.get("account").id)) }) : undefined;
-    const object = row?.completedAt && Date.parse(row.expiresAt) >= Date.now() ? await c.env.MEDIA.get(uploadKey(id)) : null;
+    const served = row?.completedAt && Date.parse(row.expiresAt) >= Date.now() ? await rangedObjectResponse(c.env.MEDIA, uploadKey(id), c.req.header("range"), FILE_RESPONSE_HEADERS("private, no-store")) : null;
     // Another account's upload answers exactly like a missing one: ids reveal nothing.
-    if (!object) throw new ApiError("media_not_found", "No uploaded media with this URL belongs to this account (it may have expired or never been uploaded).");
-    return serveObject(object, "private, no-store");
+    if (!served) throw new ApiError("media_not_found", "No uploaded media with this URL belongs to this account (it may have expired or never been uploaded).");
+    return served;
   });
 }
