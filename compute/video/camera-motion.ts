@@ -347,7 +347,8 @@ function fitScaleShift(shifts: Shift[], cx: number, cy: number): CameraMotion | 
   return { scale: 1 + a, dx: (sdx - a * sqx) / n, dy: (sdy - a * sqy) / n };
 }
 
-function medianOf(values: number[]): number {
+/** The median of a few numbers (the upper one of an even count). */
+export function medianOf(values: number[]): number {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[sorted.length >> 1]!;
 }
