@@ -210,9 +210,9 @@ export class TemporalFill {
    * to the others, their median, then the median intercept): a zoom changes smoothly, while single
    * fits against a key frame are off by up to 0.7 % on a plain pan (coffee.png, 1 px/frame: 1.0061
    * and 1.0071 side by side among 1.0012-1.0017), 2 px at the edge, and by 0.2-0.3 % through a
-   * zoom (360p-zoom frame 22, against its neighbours). A median of the scales themselves (the rule before) returns the
-   * frame's own scale through a zoom, whose every step exceeds that noise. The repeated median stays
-   * on the line with up to half the frames off it (two outliers side by side among seven).
+   * zoom (360p-zoom frame 22, against its neighbours). A median of the scales themselves returns
+   * the frame's own scale through a zoom, whose every step exceeds that noise. The repeated median
+   * stays on the line with up to half the frames off it (two outliers side by side among seven).
    */
   #cameraOf(e: Entry): Entry["camera"] {
     if (!e.camera) return null;
