@@ -5,6 +5,7 @@
 // same sizes, offsets and tables as the whole file, so the same answers and the same refusals
 // (a box cut short, a missing index), for a few requests instead of up to 1 GiB.
 import { open, rm } from "node:fs/promises";
+import { boxHeader } from "./container.ts";
 
 /** Reads bytes start..end (inclusive) and the file's size, or null where ranges are not served. */
 export type RangeReader = (start: number, end: number) => Promise<{ bytes: Buffer; total: number } | null>;
@@ -54,12 +55,9 @@ async function copyBoxes(read: RangeReader, head: { bytes: Buffer; total: number
     if (boxes === MAX_BOXES) return false;
     const h = await header(offset);
     if (!h || h.length < 8) return false;
-    const type = h.toString("latin1", 4, 8);
+    const { type, size } = boxHeader(h, total - offset);
     if (offset === 0 && !LEADING.has(type)) return true; // not MP4/MOV: the first bytes say so
     if (type === "moof") return false;
-    let size = h.readUInt32BE(0);
-    if (size === 1 && h.length >= 16) size = Number(h.readBigUInt64BE(8));
-    else if (size === 0) size = total - offset; // the last box, up to the end of the file
     // A damaged or cut box: the copy stops here as the file does, and the probe refuses it the same way.
     if (size < 8 || offset + size > total) return true;
     const have = Math.max(0, Math.min(head.bytes.length, offset + size) - offset);
