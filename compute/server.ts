@@ -125,10 +125,7 @@ export function startCompute(options: ComputeOptions): ComputeServer {
 
     const release = await slots.acquire();
     if (!release) throw new ApiError("compute_unavailable", "This compute instance is busy.");
-    const abort = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) abort.abort();
-    });
+    const abort = abortOnHangUp(res);
     try {
       await withWorkDir(async (ctx) => {
         const result = await runner.run(task, { ...ctx, progress: () => {} });
@@ -138,6 +135,15 @@ export function startCompute(options: ComputeOptions): ComputeServer {
       release();
       completed += 1;
     }
+  }
+
+  /** Work for a request the Worker waits on stops when it hangs up (its timeout, or it gave the request to another instance). */
+  function abortOnHangUp(res: ServerResponse): AbortController {
+    const abort = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) abort.abort(new ApiError("compute_unavailable", "The Worker stopped waiting for this request."));
+    });
+    return abort;
   }
 
   const server = createServer(async (req, res) => {
@@ -153,7 +159,7 @@ export function startCompute(options: ComputeOptions): ComputeServer {
       await verify(req, path, body);
       if (path === PROBE_PATH) {
         const { media } = JSON.parse(body) as { media: TaskRequest["media"] };
-        return send(res, 200, await withWorkDir((ctx) => probeTask(media, ctx), new AbortController()));
+        return send(res, 200, await withWorkDir((ctx) => probeTask(media, ctx), abortOnHangUp(res)));
       }
       await handleTask(req, res, body);
     } catch (err) {

@@ -186,6 +186,8 @@ function requestOnce(
   return new Promise<Hop>((resolve, reject) => {
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(timeoutError());
+    // Before a request exists: destroyed before its error listener is on, it would throw "socket hang up" out of the process.
+    if (opts.signal?.aborted) return reject(cancelled());
     let settled = false;
     const fail = (e: Error) => {
       if (settled) return;
@@ -226,9 +228,8 @@ function requestOnce(
       },
     });
     const timer = setTimeout(() => fail(timeoutError()), remaining);
-    const onAbort = () => fail(new ApiError("media_unreachable", "Fetching the media URL was cancelled."));
+    const onAbort = () => fail(cancelled());
     opts.signal?.addEventListener("abort", onAbort, { once: true });
-    if (opts.signal?.aborted) return onAbort();
 
     req.on("error", (e: NodeJS.ErrnoException) => {
       if (e instanceof ApiError) return fail(e);
@@ -287,6 +288,8 @@ function requestOnce(
     req.end();
   });
 }
+
+const cancelled = () => new ApiError("media_unreachable", "Fetching the media URL was cancelled.");
 
 function tooLarge(max: number, declared?: number): ApiError {
   const mb = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;

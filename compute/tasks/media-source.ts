@@ -35,6 +35,7 @@ export async function loadMediaIndex(media: TaskRequest["media"], path: string, 
     throw e;
   });
   if (indexed) return path;
+  signal.throwIfAborted();
   try {
     await fetchMediaToFile(media.url, path, opts());
   } catch (e) {

@@ -226,6 +226,17 @@ describe("fetchMedia against local servers", () => {
     await expect(fetchMedia(url("/to-other-name"), strict)).rejects.toThrow(/192\.168\.1\.5/);
   });
 
+  it("a fetch cancelled between hops (the caller hung up during a redirect) ends as media_unreachable, nothing thrown out of the process", async () => {
+    const hang = new AbortController();
+    const redirected = fetchMedia(url("/r/0"), { ...opts, signal: hang.signal });
+    const before = hits.length;
+    // The first hop's answer is a redirect; cancel as soon as it is asked for.
+    while (hits.length === before) await new Promise((r) => setImmediate(r));
+    hang.abort();
+    await expect(redirected).rejects.toThrow(/cancelled/);
+    await expect(fetchMedia(url("/img"), { ...opts, signal: AbortSignal.abort() })).rejects.toThrow(/cancelled/);
+  });
+
   it("refuses bodies over the limit: early on Content-Length, and while streaming", async () => {
     const t0 = Date.now();
     expect(await codeOfAsync(fetchMedia(url("/declared-big"), opts))).toBe("media_too_large");

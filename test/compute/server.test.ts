@@ -1,11 +1,12 @@
 // The compute server's HTTP layer for jobs: a dispatch the Worker has given up on (signed longer ago
 // than it waits for an accept: the instance was frozen or swamped, and the job is queued again) is
 // dropped, never run; a second dispatch of a job this instance is running is accepted, not run twice;
-// /healthz lists the jobs it runs now and counts the tasks it finished.
+// /healthz lists the jobs it runs now and counts the tasks it finished; a probe the Worker stops
+// waiting for stops fetching.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, TASKS_PATH, signedParts, type ComputeHealth, type TaskRequest } from "../../schema/compute-protocol.ts";
+import { HEALTH_PATH, JOB_ACCEPT_TIMEOUT_MS, PROBE_PATH, TASKS_PATH, signedParts, type ComputeHealth, type TaskRequest } from "../../schema/compute-protocol.ts";
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, sha256Hex, signParts } from "../../schema/signing.ts";
 import { startCompute } from "../../compute/server.ts";
 
@@ -21,6 +22,7 @@ const listening = (s: Server) => new Promise<void>((r) => (s.listening ? r() : s
 beforeAll(async () => {
   peer = createServer((req, res) => {
     hits.push(req.url!);
+    if (req.url!.startsWith("/stalled")) return res.on("close", () => hits.push(`closed ${req.url}`));
     if (req.url!.startsWith("/media")) holdMedia = () => {
       holdMedia = undefined;
       res.writeHead(404).end();
@@ -72,4 +74,17 @@ it("accepts a second dispatch of a job it is running without running it again", 
   // The count moves once the failure callback has been answered.
   for (let i = 0; i < 20 && (await health()).completed === 0; i++) await new Promise((r) => setTimeout(r, 100));
   expect(await health()).toMatchObject({ jobs: [], completed: 1 });
+});
+
+it("stops a probe's media fetch when the Worker hangs up (its timeout passed)", async () => {
+  const body = JSON.stringify({ media: { url: `${url(peer)}/stalled/probe.mp4`, internal: true } });
+  const { timestamp, signature } = await signParts(SECRET, signedParts("POST", PROBE_PATH, await sha256Hex(body)));
+  const hangUp = new AbortController();
+  const answer = fetch(url(compute) + PROBE_PATH, { method: "POST", body, signal: hangUp.signal, headers: { "content-type": "application/json", [TIMESTAMP_HEADER]: timestamp, [SIGNATURE_HEADER]: signature } });
+  answer.catch(() => {});
+  for (let i = 0; i < 50 && !hits.includes("/stalled/probe.mp4"); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(hits).toContain("/stalled/probe.mp4");
+  hangUp.abort();
+  for (let i = 0; i < 50 && !hits.includes("closed /stalled/probe.mp4"); i++) await new Promise((r) => setTimeout(r, 100));
+  expect(hits).toContain("closed /stalled/probe.mp4");
 });
