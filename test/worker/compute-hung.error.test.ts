@@ -22,7 +22,9 @@ it("a frozen instance (no answer to the task nor /healthz): 503 compute_unavaila
     const path = new URL(url).pathname;
     if (path === "/healthz") throw new DOMException("The operation was aborted due to timeout", "TimeoutError");
     if (path === "/v1/tasks") {
-      init?.signal?.addEventListener("abort", () => aborted++);
+      init?.signal?.addEventListener("abort", () => {
+        aborted++;
+      });
       return never(init?.signal);
     }
     return answer(input, init);

@@ -126,9 +126,9 @@ async function computeError(res: Response): Promise<ApiError> {
 }
 
 /**
- * Sends a task to the first instance that takes it. Connection failures, 503 (busy) and, with
- * `watch`, an instance that stops answering /healthz move on to the next instance; any other
- * answer is final.
+ * Sends a task to the first instance that takes it, within `timeoutMs` in all. Connection failures,
+ * 503 (busy) and, with `watch`, an instance that stops answering /healthz move on to the next
+ * instance with the time left; any other answer, and the deadline, are final.
  */
 export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<Response> {
   return (await dispatchTask(env, task, timeoutMs, options)).response;
@@ -149,16 +149,30 @@ export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise
   return (await response.json()) as ProbeResult;
 }
 
+/**
+ * `timeoutMs` is how long the caller waits in all, not per instance: an instance that is alive
+ * (it took the request and, when watched, answers /healthz) but has not answered by then was
+ * slow at the work itself, and another would take as long again; each instance tried used to get
+ * the whole timeout, so a sync image that took over two minutes held its caller two minutes per
+ * instance. Dead, busy and hung instances cost little or are cut short, and the next one gets the
+ * time left.
+ */
 async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number, avoid?: string): Promise<{ response: Response; instance: string }> {
   const order = shuffled(computeInstances(env));
+  const deadline = Date.now() + timeoutMs;
   for (const base of [...order.filter((b) => b !== avoid), ...order.filter((b) => b === avoid)]) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
     let res: Response;
     const abort = new AbortController();
-    const timeout = setTimeout(() => abort.abort(new DOMException("compute did not answer in time", "TimeoutError")), timeoutMs);
+    const timeout = setTimeout(() => abort.abort(new DOMException("compute did not answer in time", "TimeoutError")), left);
     const stopWatching = hungAfter ? watchInstance(base, hungAfter, () => abort.abort(new DOMException("compute stopped answering /healthz", "AbortError"))) : () => {};
     try {
       res = await signedFetch(env, base, "POST", path, body, abort.signal);
     } catch {
+      if ((abort.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError") {
+        throw new ApiError("compute_unavailable", `Compute did not finish the request within ${Math.round(timeoutMs / 1000)} s; nothing was charged. Retry later.`);
+      }
       continue;
     } finally {
       clearTimeout(timeout);
