@@ -1,6 +1,7 @@
-// A request to the compute pool waits its timeout in all, not per instance: an instance that took
-// the request and is alive but slow ends it when the time is up (another would be as slow again),
-// while a dead instance costs nothing and the next one gets the time left.
+// A sync request to the compute pool waits its timeout in all, not per instance: an instance that
+// took the request and is alive but slow ends it when the time is up (another would be as slow
+// again), while a dead instance costs nothing and the next one gets the time left. A job's hand-over
+// is an acceptance, not work: an instance that does not accept in time is passed over.
 import { env } from "cloudflare:test";
 import { afterEach, expect, it, vi } from "vitest";
 import { ApiError } from "../../schema/errors.ts";
@@ -57,4 +58,13 @@ it("a dead instance first and a slow one after it: one timeout in all, not one e
   const error = await dispatchTask(withInstances(DEAD, SLOW), task, 1_000, { avoid: SLOW }).catch((e: unknown) => e);
   expect((error as ApiError).code).toBe("compute_unavailable");
   expect(contacted).toEqual([DEAD, SLOW]);
+});
+
+it("a job's hand-over: an instance that does not accept in time is passed over, the next gets a whole timeout", async () => {
+  const contacted = pool(10_000);
+  const job = { ...task, callback_url: "https://obscura.example.com/internal/jobs/t-1" };
+  const error = await dispatchTask(withInstances(SLOW, OTHER_SLOW), job, 500).catch((e: unknown) => e);
+  expect((error as ApiError).code).toBe("compute_unavailable");
+  expect((error as ApiError).message).toContain("No compute instance could take");
+  expect(contacted.sort()).toEqual([SLOW, OTHER_SLOW]);
 });

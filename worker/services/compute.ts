@@ -126,17 +126,26 @@ async function computeError(res: Response): Promise<ApiError> {
 }
 
 /**
- * Sends a task to the first instance that takes it, within `timeoutMs` in all. Connection failures,
- * 503 (busy) and, with `watch`, an instance that stops answering /healthz move on to the next
- * instance with the time left; any other answer, and the deadline, are final.
+ * Sends a task to the first instance that takes it. Connection failures, 503 (busy) and, with
+ * `watch`, an instance that stops answering /healthz move on to the next instance; any other
+ * answer is final. A sync task's `timeoutMs` is its wait in all (see `sendToPool`).
  */
 export async function sendTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean } = {}): Promise<Response> {
   return (await dispatchTask(env, task, timeoutMs, options)).response;
 }
 
-/** sendTask, also saying which instance took the task (its base URL); `avoid` is tried last. */
+/**
+ * sendTask, also saying which instance took the task (its base URL); `avoid` is tried last. An async
+ * task (with a callback URL) is answered by its acceptance, not its work: an instance that has not
+ * accepted it within `timeoutMs` is wedged, and the next one gets a whole `timeoutMs` of its own.
+ */
 export async function dispatchTask(env: Env, task: TaskRequest, timeoutMs: number, options: { watch?: boolean; avoid?: string } = {}): Promise<{ response: Response; instance: string }> {
-  return sendToPool(env, TASKS_PATH, JSON.stringify(task), timeoutMs, options.watch ? hungAfterMs(env) : undefined, options.avoid);
+  return sendToPool(env, TASKS_PATH, JSON.stringify(task), {
+    timeoutMs,
+    deadline: task.callback_url ? "each instance" : "in all",
+    hungAfter: options.watch ? hungAfterMs(env) : undefined,
+    avoid: options.avoid,
+  });
 }
 
 function hungAfterMs(env: Env): number {
@@ -145,23 +154,33 @@ function hungAfterMs(env: Env): number {
 }
 
 export async function probeMedia(env: Env, media: TaskRequest["media"]): Promise<ProbeResult> {
-  const { response } = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), PROBE_TIMEOUT_MS);
+  const { response } = await sendToPool(env, PROBE_PATH, JSON.stringify({ media }), { timeoutMs: PROBE_TIMEOUT_MS, deadline: "in all" });
   return (await response.json()) as ProbeResult;
 }
 
-/**
- * `timeoutMs` is how long the caller waits in all, not per instance: an instance that is alive
- * (it took the request and, when watched, answers /healthz) but has not answered by then was
- * slow at the work itself, and another would take as long again; each instance tried used to get
- * the whole timeout, so a sync image that took over two minutes held its caller two minutes per
- * instance. Dead, busy and hung instances cost little or are cut short, and the next one gets the
- * time left.
- */
-async function sendToPool(env: Env, path: string, body: string, timeoutMs: number, hungAfter?: number, avoid?: string): Promise<{ response: Response; instance: string }> {
+interface PoolRequest {
+  timeoutMs: number;
+  /**
+   * "in all" where the answer is the work itself (a sync task, a probe): an instance that is alive
+   * (it took the request and, when watched, answers /healthz) but has not answered by then was slow
+   * at the work, and another would be as slow again; the request ends there. Before, each instance
+   * tried got the whole timeout: a sync image over two minutes held its caller two minutes per
+   * instance. Dead, busy and hung instances cost little or are cut short, and the next gets the time
+   * left. "each instance" where the answer is an acceptance, which takes no work.
+   */
+  deadline: "in all" | "each instance";
+  /** Watch the instance's /healthz and move on once it has gone unanswered this long. */
+  hungAfter?: number;
+  /** An instance to try last. */
+  avoid?: string;
+}
+
+async function sendToPool(env: Env, path: string, body: string, request: PoolRequest): Promise<{ response: Response; instance: string }> {
+  const { timeoutMs, hungAfter, avoid } = request;
   const order = shuffled(computeInstances(env));
   const deadline = Date.now() + timeoutMs;
   for (const base of [...order.filter((b) => b !== avoid), ...order.filter((b) => b === avoid)]) {
-    const left = deadline - Date.now();
+    const left = request.deadline === "in all" ? deadline - Date.now() : timeoutMs;
     if (left <= 0) break;
     let res: Response;
     const abort = new AbortController();
@@ -170,7 +189,7 @@ async function sendToPool(env: Env, path: string, body: string, timeoutMs: numbe
     try {
       res = await signedFetch(env, base, "POST", path, body, abort.signal);
     } catch {
-      if ((abort.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError") {
+      if (request.deadline === "in all" && (abort.signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError") {
         throw new ApiError("compute_unavailable", `Compute did not finish the request within ${Math.round(timeoutMs / 1000)} s; nothing was charged. Retry later.`);
       }
       continue;
