@@ -323,7 +323,7 @@ export class TemporalFill {
     const unknown = new Uint8Array(W * H);
     let unknownCount = 0;
     const K = this.options.samples;
-    const r = new Float32Array(K + 1), g = new Float32Array(K + 1), b = new Float32Array(K + 1);
+    const r = new Float32Array(K + 1), g = new Float32Array(K + 1), b = new Float32Array(K + 1), rgb = new Float32Array(3);
     for (let y = 0; y < H; y++) {
       for (let x = 0; x < W; x++) {
         const p = y * W + x;
@@ -331,7 +331,14 @@ export class TemporalFill {
         stat.holePixels++;
         let n = 0;
         for (const s of sources) {
-          const qx = Math.round(s.at.k * x + s.at.bx), qy = Math.round(s.at.k * y + s.at.by);
+          if (s.at.k !== 1) {
+            if (readBilinear(s.data, s.c, (q) => s.mask[q] === 0, W, H, s.at.k * x + s.at.bx, s.at.k * y + s.at.by, rgb)) {
+              [r[n], g[n], b[n]] = rgb;
+              if (++n >= K) break;
+            }
+            continue;
+          }
+          const qx = x + s.at.bx, qy = y + s.at.by;
           if (qx < 0 || qy < 0 || qx >= W || qy >= H) continue;
           const q = qy * W + qx;
           if (s.mask[q] !== 0) continue;
@@ -341,15 +348,9 @@ export class TemporalFill {
           b[n] = s.data[i + 2];
           if (++n >= K) break;
         }
-        const px = Math.round(onPlate.k * x + onPlate.bx), py = Math.round(onPlate.k * y + onPlate.by);
-        if (px >= 0 && py >= 0 && px < W && py < H) {
-          const q = py * W + px;
-          if (plate.count[q] > 0) {
-            r[n] = plate.rgb[q * 3];
-            g[n] = plate.rgb[q * 3 + 1];
-            b[n] = plate.rgb[q * 3 + 2];
-            n++;
-          }
+        if (readBilinear(plate.rgb, 3, (q) => plate.count[q] > 0, W, H, onPlate.k * x + onPlate.bx, onPlate.k * y + onPlate.by, rgb)) {
+          [r[n], g[n], b[n]] = rgb;
+          n++;
         }
         if (n === 0) {
           unknown[p] = 1;
@@ -381,6 +382,26 @@ function resampled(old: { rgb: Float32Array; count: Uint8Array }, W: number, H: 
     for (let c = 0; c < 3; c++) rgb[p * 3 + c] = old.rgb[q * 3 + c];
   }
   return { rgb, count };
+}
+
+/**
+ * The colour at (fx, fy), bilinear between the four pixels around it, into `out`; false where one of
+ * them with any weight is outside the frame or not `usable`. Through a zoom a pixel falls between
+ * the source's and the nearest one is up to half a pixel off (bench/object-removal.ts 360p-slow-zoom:
+ * 29.8 -> 30.7 dB). At whole-pixel positions it is the pixel itself.
+ */
+function readBilinear(data: ArrayLike<number>, c: number, usable: (q: number) => boolean, W: number, H: number, fx: number, fy: number, out: Float32Array): boolean {
+  const x0 = Math.floor(fx), y0 = Math.floor(fy), ax = fx - x0, ay = fy - y0;
+  if (x0 < 0 || y0 < 0 || x0 + (ax > 0 ? 1 : 0) >= W || y0 + (ay > 0 ? 1 : 0) >= H) return false;
+  out.fill(0);
+  for (let j = 0; j < 2; j++) for (let i = 0; i < 2; i++) {
+    const w = (i ? ax : 1 - ax) * (j ? ay : 1 - ay);
+    if (w === 0) continue;
+    const q = (y0 + j) * W + x0 + i;
+    if (!usable(q)) return false;
+    for (let k = 0; k < 3; k++) out[k] += w * data[q * c + k];
+  }
+  return true;
 }
 
 /** Median of the first n values (sorts them in place; n is small). */
