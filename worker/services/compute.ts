@@ -163,10 +163,9 @@ interface PoolRequest {
   /**
    * "in all" where the answer is the work itself (a sync task, a probe): an instance that is alive
    * (it took the request and, when watched, answers /healthz) but has not answered by then was slow
-   * at the work, and another would be as slow again; the request ends there. Before, each instance
-   * tried got the whole timeout: a sync image over two minutes held its caller two minutes per
-   * instance. Dead, busy and hung instances cost little or are cut short, and the next gets the time
-   * left. "each instance" where the answer is an acceptance, which takes no work.
+   * at the work, and another would be as slow again; the request ends there rather than hold its
+   * caller a timeout per instance. Dead, busy and hung instances cost little or are cut short, and
+   * the next gets the time left. "each instance" where the answer is an acceptance, which takes no work.
    */
   deadline: "in all" | "each instance";
   /** Watch the instance's /healthz and move on once it has gone unanswered this long. */
